@@ -1,0 +1,1 @@
+"""Experiment specs and runner (filled by the experiments issue)."""

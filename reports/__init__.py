@@ -1,0 +1,1 @@
+"""Statistics and reports over results tables."""

@@ -1,0 +1,130 @@
+"""Strategies by name: registration, `name(param=value, …)` specs, and look-up per game.
+
+Built-in strategies live in the `strategies` package (one module per family) and register
+themselves on import; installed packages add theirs through the entry-point group
+`simkit.strategies`.
+"""
+
+import ast
+import importlib
+import re
+from dataclasses import dataclass, field
+
+from simkit.errors import SimkitError
+
+
+@dataclass(frozen=True)
+class Param:
+    """A named strategy parameter with its default and valid range (inclusive)."""
+
+    name: str
+    default: float
+    low: float
+    high: float
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class StrategyInfo:
+    game: str
+    name: str
+    description: str
+    decide: object
+    params: tuple[Param, ...] = field(default=())
+
+
+_REGISTRY: dict[tuple[str, str], StrategyInfo] = {}
+_BUILTIN_MODULES = {"whos-the-ass": "strategies.whos_the_ass"}
+_SPEC = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$", re.S)
+
+
+def add(info: StrategyInfo) -> None:
+    key = (info.game, info.name)
+    if key in _REGISTRY and _REGISTRY[key].decide is not info.decide:
+        raise SimkitError(f"strategy {info.name!r} is registered twice for {info.game}")
+    _REGISTRY[key] = info
+
+
+def available(game: str) -> list[StrategyInfo]:
+    """Every strategy known for `game`, built-ins first loaded."""
+    _load_builtins(game)
+    return sorted((i for (g, _), i in _REGISTRY.items() if g == game), key=lambda i: i.name)
+
+
+def get(game: str, name: str) -> StrategyInfo:
+    _load_builtins(game)
+    try:
+        return _REGISTRY[(game, name)]
+    except KeyError:
+        known = ", ".join(i.name for i in available(game))
+        raise SimkitError(f"unknown strategy {name!r} for {game} (known: {known})") from None
+
+
+def _load_builtins(game: str) -> None:
+    module = _BUILTIN_MODULES.get(game)
+    if module:
+        importlib.import_module(module)
+
+
+def split_specs(text: str) -> list[str]:
+    """Split 'a,b(x=1, y=2),c' on the commas outside parentheses."""
+    parts, depth, cur = [], 0, []
+    for ch in text:
+        if ch == "," and depth == 0:
+            parts.append("".join(cur).strip())
+            cur = []
+            continue
+        depth += (ch == "(") - (ch == ")")
+        if depth < 0:
+            raise SimkitError(f"unbalanced parentheses in strategy list {text!r}")
+        cur.append(ch)
+    if depth != 0:
+        raise SimkitError(f"unbalanced parentheses in strategy list {text!r}")
+    parts.append("".join(cur).strip())
+    if any(p == "" for p in parts):
+        raise SimkitError(f"empty strategy name in strategy list {text!r}")
+    return parts
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, float]]:
+    """'hoard(release_at=3)' -> ('hoard', {'release_at': 3.0})."""
+    m = _SPEC.match(spec)
+    if not m:
+        raise SimkitError(f"malformed strategy {spec!r} (expected name or name(param=value, ...))")
+    name, args = m.group(1), m.group(2)
+    values: dict[str, float] = {}
+    if args and args.strip():
+        try:
+            call = ast.parse(f"f({args})", mode="eval").body
+        except SyntaxError:
+            raise SimkitError(f"malformed parameters in strategy {spec!r}") from None
+        if call.args:
+            raise SimkitError(f"strategy {spec!r}: parameters must be named, as name(param=value)")
+        for kw in call.keywords:
+            if not isinstance(kw.value, ast.Constant) or not isinstance(kw.value.value, (int, float)) or isinstance(kw.value.value, bool):
+                raise SimkitError(f"strategy {spec!r}: parameter {kw.arg!r} needs a number")
+            values[kw.arg] = float(kw.value.value)
+    return name, values
+
+
+def resolve(game: str, spec: str) -> tuple[StrategyInfo, tuple[float, ...], str]:
+    """A spec string -> (strategy, full parameter vector, canonical label)."""
+    name, values = parse_spec(spec)
+    info = get(game, name)
+    known = {p.name: p for p in info.params}
+    for key in values:
+        if key not in known:
+            names = ", ".join(known) or "none"
+            raise SimkitError(f"strategy {name!r} has no parameter {key!r} (parameters: {names})")
+    vector = []
+    for p in info.params:
+        v = values.get(p.name, p.default)
+        if not (p.low <= v <= p.high):
+            raise SimkitError(
+                f"strategy {name!r}: parameter {p.name}={v:g} is outside {p.low:g}..{p.high:g}"
+            )
+        vector.append(v)
+    label = name
+    if values:
+        label += "(" + ", ".join(f"{p.name}={values[p.name]:g}" for p in info.params if p.name in values) + ")"
+    return info, tuple(vector), label

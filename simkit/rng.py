@@ -1,0 +1,79 @@
+"""Counter-based randomness: hand i of a run with seed S draws only from hand_state(S, i).
+
+splitmix64 (Steele, Lea, Flood 2014). Every constant is np.uint64 so numba never mixes in
+float64. The same generator is written twice: compiled (engines, strategies) and plain Python
+(reference engine), and tests check they agree draw for draw.
+"""
+
+import numba as nb
+import numpy as np
+
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_SALT = np.uint64(0x5EED5EED5EED5EED)
+_S30 = np.uint64(30)
+_S27 = np.uint64(27)
+_S31 = np.uint64(31)
+_S32 = np.uint64(32)
+MASK64 = (1 << 64) - 1
+MAX_SEED = MASK64
+
+
+@nb.njit(inline="always", cache=True)
+def mix64(z):
+    """The splitmix64 finaliser: a bijection on uint64 with good avalanche."""
+    z = (z ^ (z >> _S30)) * _M1
+    z = (z ^ (z >> _S27)) * _M2
+    return z ^ (z >> _S31)
+
+
+@nb.njit(cache=True)
+def hand_state(seed, index):
+    """Initial generator state of hand `index` in a run with `seed` (both as uint64)."""
+    return mix64(mix64(np.uint64(seed) ^ _SALT) + np.uint64(index) * GOLDEN)
+
+
+@nb.njit(inline="always", cache=True)
+def next_u64(state):
+    """Advance state[0] and return the next 64 random bits."""
+    state[0] += GOLDEN
+    return mix64(state[0])
+
+
+@nb.njit(inline="always", cache=True)
+def draw_below(bits, m):
+    """Map 64 random bits to 0..m-1 (m < 2**32) by multiply-shift on the top 32 bits."""
+    return np.int64(((bits >> _S32) * np.uint64(m)) >> _S32)
+
+
+@nb.njit(inline="always", cache=True)
+def below(state, m):
+    """A random integer in 0..m-1 (m < 2**32)."""
+    return draw_below(next_u64(state), m)
+
+
+# --- the same generator in plain Python (reference engine) -----------------------------------
+
+def py_mix64(z: int) -> int:
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+def py_hand_state(seed: int, index: int) -> int:
+    return py_mix64((py_mix64(seed ^ 0x5EED5EED5EED5EED) + index * 0x9E3779B97F4A7C15) & MASK64)
+
+
+class PyRng:
+    """Plain-Python splitmix64 with the same draws as next_u64 / below."""
+
+    def __init__(self, state: int):
+        self.state = state
+
+    def next_u64(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
+        return py_mix64(self.state)
+
+    def below(self, m: int) -> int:
+        return ((self.next_u64() >> 32) * m) >> 32

@@ -1,0 +1,89 @@
+"""Drivers over many hands: parallel play for statistics, serial play with logs for traces.
+
+Hand i always starts from rng.hand_state(seed, i), so any split into chunks or threads gives
+bit-identical results.
+"""
+
+import numba as nb
+import numpy as np
+
+from simkit.rng import hand_state
+from simkit.whos_the_ass import view as V
+from simkit.whos_the_ass.deal import STACK_SIZE, deal
+from simkit.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, MAX_TRICKS, penalty_of, play
+from simkit.whos_the_ass.rules import MAX_PLAYERS, N_CODES
+from simkit.whos_the_ass.strategy import LINEUP
+
+_PARAMS = nb.float64[:, ::1]
+_PLAY_SIG = nb.int64[:, ::1](
+    LINEUP, _PARAMS, nb.int64, nb.int64, nb.uint64, nb.int64,
+    nb.int16[:, ::1], nb.int16[::1], nb.int8[::1], nb.int64,
+)
+_TRACE_SIG = nb.void(
+    LINEUP, _PARAMS, nb.int64, nb.int64, nb.uint64, nb.int64,
+    nb.int64[:, :, ::1], nb.int64[:, :, ::1], nb.int64[:, :, ::1], nb.int64[::1], nb.int64[::1],
+)
+
+NO_ERROR = np.iinfo(np.int64).max
+
+
+@nb.njit(cache=True)
+def _play_range(strats, params, n, ass_joker, seed, first, lo, hi, penalties, tricks, ass_end, err):
+    """Hands first+lo .. first+hi-1 into rows lo..hi-1; stops at the first illegal move."""
+    hands = np.zeros((MAX_PLAYERS, N_CODES), dtype=np.int64)
+    view = np.zeros(V.SIZE, dtype=np.int64)
+    stack = np.zeros(STACK_SIZE, dtype=np.int64)
+    rng = np.zeros(1, dtype=np.uint64)
+    scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
+    e = np.zeros(ERR_WIDTH, dtype=np.int64)
+    for r in range(lo, hi):
+        rng[0] = hand_state(seed, first + r)
+        leader = deal(hands, stack, n, rng)
+        t = play(strats, params, n, ass_joker, leader, hands, view, rng, scores, log, e)
+        if t < 0:
+            err[0] = first + r
+            err[1:] = e
+            return
+        tricks[r] = t
+        ass_end[r] = view[V.ASS_HOLDER]
+        for s in range(n):
+            penalties[r, s] = penalty_of(hands[s])
+
+
+@nb.njit(_PLAY_SIG, parallel=True, cache=True)
+def play_hands(strats, params, n, ass_joker, seed, first, penalties, tricks, ass_end, blocks):
+    """Play len(tricks) hands, hands `first`.. of the run, on all threads in `blocks` blocks.
+
+    Returns an error table, one row per block: (failing hand or NO_ERROR, status, seat, trick,
+    action, phase); the lowest failing hand is the same whatever the blocking.
+    """
+    count = tricks.shape[0]
+    errs = np.full((blocks, 1 + ERR_WIDTH), NO_ERROR, dtype=np.int64)
+    for b in nb.prange(blocks):
+        lo = b * count // blocks
+        hi = (b + 1) * count // blocks
+        _play_range(strats, params, n, ass_joker, seed, first, lo, hi, penalties, tricks, ass_end, errs[b])
+    return errs
+
+
+@nb.njit(_TRACE_SIG, cache=True)
+def trace_hands(strats, params, n, ass_joker, seed, first, deals, finals, logs, tricks, err):
+    """Play hands serially, keeping each deal, final hands and trick log (for traces)."""
+    view = np.zeros(V.SIZE, dtype=np.int64)
+    stack = np.zeros(STACK_SIZE, dtype=np.int64)
+    rng = np.zeros(1, dtype=np.uint64)
+    scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    hands = np.zeros((MAX_PLAYERS, N_CODES), dtype=np.int64)
+    e = np.zeros(ERR_WIDTH, dtype=np.int64)
+    for r in range(tricks.shape[0]):
+        rng[0] = hand_state(seed, first + r)
+        leader = deal(hands, stack, n, rng)
+        deals[r] = hands
+        t = play(strats, params, n, ass_joker, leader, hands, view, rng, scores, logs[r], e)
+        if t < 0:
+            err[0] = first + r
+            err[1:] = e
+            return
+        tricks[r] = t
+        finals[r] = hands

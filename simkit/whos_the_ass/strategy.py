@@ -1,0 +1,83 @@
+"""The strategy interface of Who's the Ass?: one compiled signature, and the lineup the engine
+takes (a tuple of first-class functions, one per seat, padded to MAX_PLAYERS so one compiled
+driver serves every player count and every strategy without recompiling)."""
+
+import warnings
+from dataclasses import dataclass, field
+
+import numba as nb
+import numpy as np
+from numba import types
+from numba.core.errors import NumbaExperimentalFeatureWarning
+
+from simkit.whos_the_ass.rules import MAX_PLAYERS
+
+warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
+
+# decide(hand, view, params, rng) -> action
+SIGNATURE = types.int64(
+    types.int64[::1],   # own hand: 15 counts by card code (W2)
+    types.int64[::1],   # public view (simkit.whos_the_ass.view)
+    types.float64[::1],  # this seat's strategy parameters
+    types.uint64[::1],  # the hand's random state (simkit.rng)
+)
+DECIDE = types.FunctionType(SIGNATURE)
+LINEUP = types.UniTuple(DECIDE, MAX_PLAYERS)
+MAX_PARAMS = 16
+
+
+def compile_decision(fn):
+    """Compile a decision function with the fixed signature, cached on disk."""
+    return nb.njit(SIGNATURE, cache=True)(fn)
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat's strategy: its label for tables and traces, compiled function and parameters."""
+
+    label: str
+    decide: object
+    params: tuple[float, ...] = field(default=())
+
+
+def lineup_arrays(seats: list[Seat]) -> tuple[tuple, np.ndarray]:
+    """The engine's form of a lineup: (tuple of MAX_PLAYERS functions, params matrix)."""
+    fns = tuple(s.decide for s in seats)
+    fns = fns + (fns[0],) * (MAX_PLAYERS - len(fns))
+    params = np.zeros((MAX_PLAYERS, MAX_PARAMS), dtype=np.float64)
+    for i, s in enumerate(seats):
+        params[i, : len(s.params)] = s.params
+    return fns, params
+
+
+def strategy(name: str, description: str, params: tuple = ()):
+    """Register a decision function under `name`, compiled with the fixed signature."""
+    from simkit import registry
+    from simkit.whos_the_ass.rules import GAME
+
+    def wrap(fn):
+        decide = compile_decision(fn)
+        registry.add(registry.StrategyInfo(GAME, name, description, decide, tuple(params)))
+        return decide
+
+    return wrap
+
+
+def seats_for(specs: list[str], players: int) -> list[Seat]:
+    """Resolve one spec per seat (or a single spec for every seat) into Seats."""
+    from simkit import registry
+    from simkit.errors import SimkitError
+    from simkit.whos_the_ass.rules import GAME
+
+    if len(specs) == 1:
+        specs = specs * players
+    if len(specs) != players:
+        raise SimkitError(
+            f"{len(specs)} strategies given for {players} players "
+            "(give one per seat, or a single one for every seat)"
+        )
+    seats = []
+    for spec in specs:
+        info, vector, label = registry.resolve(GAME, spec)
+        seats.append(Seat(label, info.decide, vector))
+    return seats

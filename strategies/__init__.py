@@ -1,0 +1,1 @@
+"""Built-in strategies, one package per game and one module per family."""

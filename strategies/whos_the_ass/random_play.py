@@ -1,0 +1,10 @@
+"""`random`: uniform over the distinct legal actions, pass included."""
+
+from simkit.rng import below
+from simkit.whos_the_ass.legal import nth_legal
+from simkit.whos_the_ass.strategy import strategy
+
+
+@strategy("random", "Uniformly random among the distinct legal actions (pass included).")
+def random(hand, view, params, rng):
+    return nth_legal(hand, view, below(rng, nth_legal(hand, view, -1)))
