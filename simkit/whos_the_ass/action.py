@@ -52,3 +52,9 @@ def describe(action: int) -> str:
         return "the ass"
     cards = [str(v)] * m + ["J"] * j
     return f"[{' '.join(cards)}] as value {v}"
+
+
+def cards_of(action: int) -> tuple[list[int], int]:
+    """The cards an action puts on the table (sorted, W2 codes) and the value they count as."""
+    v, m, j = action & 15, (action >> 4) & 15, (action >> 8) & 15
+    return [v] * m + [14] * j, v

@@ -1,0 +1,241 @@
+"""The `simkit` command: parses, composes, prints. Bad input is one line and exit code 2."""
+
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import click
+import numba as nb
+import numpy as np
+import pandas as pd
+
+from simkit.errors import SimkitError
+
+GAMES = ["whos-the-ass"]
+EXIT_BAD_INPUT = 2
+
+
+def _seats(strategies: str, players: int):
+    from simkit.registry import split_specs
+    from simkit.whos_the_ass.rules import check_players
+    from simkit.whos_the_ass.strategy import seats_for
+
+    check_players(players)
+    return seats_for(split_specs(strategies), players)
+
+
+def _set_threads(threads: int | None) -> int:
+    if threads is not None:
+        if not 1 <= threads <= nb.config.NUMBA_NUM_THREADS:
+            raise SimkitError(f"--threads must be 1..{nb.config.NUMBA_NUM_THREADS}, got {threads}")
+        nb.set_num_threads(threads)
+    return nb.get_num_threads()
+
+
+def _rules(ass_joker: str | None) -> dict:
+    from simkit.whos_the_ass.rules import check_rules
+
+    return check_rules({} if ass_joker is None else {"ass_joker": ass_joker})
+
+
+def _writable_temp(path: str):
+    """A temporary file beside `path`, renamed over it only when complete (never half a file)."""
+    target = Path(path)
+    if target.is_dir():
+        raise SimkitError(f"cannot write {path}: it is a directory")
+    parent = target.parent if str(target.parent) else Path(".")
+    if not parent.is_dir():
+        raise SimkitError(f"cannot write {path}: folder {parent} does not exist")
+    try:
+        return tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=parent, prefix=f".{target.name}.",
+                                           suffix=".part", delete=False)
+    except OSError as e:
+        raise SimkitError(f"cannot write {path}: {e.strerror}") from None
+
+
+players_opt = click.option("--players", "-n", type=int, required=True, help="Number of players (3..12).")
+seed_opt = click.option("--seed", "-s", type=str, default="0", show_default=True,
+                        help="Run seed, 0..2**64-1: hand i draws only from (seed, i).")
+strategies_opt = click.option("--strategies", type=str, default="lowest", show_default=True,
+                              help="One strategy per seat, comma-separated, or one for all, e.g. lowest,random.")
+ass_joker_opt = click.option("--ass-joker", type=str, default=None,
+                             help="Rule option W13: 1or14 (default), 1 or any.")
+game_opt = click.option("--game", type=str, default="whos-the-ass", show_default=True, help="The game.")
+threads_opt = click.option("--threads", type=int, default=None, help="Threads (default: all cores).")
+
+
+def _seed(text: str) -> int:
+    from simkit.whos_the_ass.batch import check_seed
+
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise SimkitError(f"seed must be an integer from 0 to 2**64-1, got {text!r}") from None
+    return check_seed(value)
+
+
+def _game(game: str) -> None:
+    if game not in GAMES:
+        raise SimkitError(f"unknown game {game!r} (known: {', '.join(GAMES)})")
+
+
+def _hands(hands: int) -> int:
+    if hands <= 0:
+        raise SimkitError(f"--hands must be positive, got {hands}")
+    return hands
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="simkit")
+def cli():
+    """Monte Carlo strategy analysis for Who's the Ass? (and soon Ezelen)."""
+
+
+@cli.command()
+@game_opt
+@players_opt
+@click.option("--hands", "-H", type=int, default=100_000, show_default=True, help="Hands to play.")
+@seed_opt
+@strategies_opt
+@ass_joker_opt
+@threads_opt
+@click.option("--chunks", type=int, default=100, show_default=True, help="Progress updates (no effect on results).")
+def simulate(game, players, hands, seed, strategies, ass_joker, threads, chunks):
+    """Play many hands on all cores and print per-seat results with 95% intervals."""
+    from tqdm import tqdm
+
+    from reports.stats import mean_ci, wilson
+    from simkit.whos_the_ass import batch
+
+    _game(game)
+    seats = _seats(strategies, players)
+    rules, seed, hands = _rules(ass_joker), _seed(seed), _hands(hands)
+    nthreads = _set_threads(threads)
+    batch.play(seats, 1, seed, rules)  # compile or load from cache outside the timing
+    with tqdm(total=hands, unit="hand", unit_scale=True, file=sys.stderr, leave=False) as bar:
+        start = time.perf_counter()
+        res = batch.play(seats, hands, seed, rules, chunks=max(1, chunks), progress=bar.update)
+        elapsed = time.perf_counter() - start
+    rows = []
+    for s, seat in enumerate(seats):
+        mean, half = mean_ci(res.penalties[:, s])
+        out, out_lo, out_hi = wilson(int((res.penalties[:, s] == 0).sum()), hands)
+        ass, ass_lo, ass_hi = wilson(int((res.ass_end == s).sum()), hands)
+        rows.append({"seat": s, "strategy": seat.label, "mean penalty": f"{mean:.3f} ± {half:.3f}",
+                     "out %": f"{100 * out:.2f} [{100 * out_lo:.2f}, {100 * out_hi:.2f}]",
+                     "ass at end %": f"{100 * ass:.2f} [{100 * ass_lo:.2f}, {100 * ass_hi:.2f}]"})
+    table = pd.DataFrame(rows).set_index("seat")
+    tricks, tricks_half = mean_ci(res.tricks)
+    click.echo(f"Who's the Ass? - {players} players, {hands:,} hands, seed {seed}, "
+               f"ass_joker={rules['ass_joker']} (± and [ ] are 95% intervals, n = {hands:,} hands)")
+    click.echo(table.to_string())
+    click.echo(f"mean tricks per hand: {tricks:.3f} ± {tricks_half:.3f}")
+    click.echo(f"speed: {hands / elapsed:,.0f} hands/s ({elapsed:.2f} s on {nthreads} threads)")
+
+
+@cli.command()
+@game_opt
+@players_opt
+@click.option("--hands", "-H", type=int, default=1, show_default=True, help="Hands to trace.")
+@seed_opt
+@strategies_opt
+@ass_joker_opt
+@click.option("-o", "--output", type=str, required=True, help="The JSON Lines file to write.")
+def trace(game, players, hands, seed, strategies, ass_joker, output):
+    """Write hands move by move as JSON Lines (shared/spec/traces.md)."""
+    from simkit.whos_the_ass import batch
+    from simkit.whos_the_ass.trace import to_line
+
+    _game(game)
+    seats = _seats(strategies, players)
+    rules, seed, hands = _rules(ass_joker), _seed(seed), _hands(hands)
+    tmp = _writable_temp(output)
+    try:
+        with tmp:
+            for record in batch.traces(seats, hands, seed, rules):
+                tmp.write(to_line(record) + "\n")
+        os.replace(tmp.name, output)
+    finally:
+        if os.path.exists(tmp.name):
+            os.unlink(tmp.name)
+    click.echo(f"wrote {hands:,} hands to {output}")
+
+
+@cli.command()
+@click.argument("file", type=str)
+@click.option("--hand", "-k", "hand", type=int, default=None, help="The hand number to show (default: the first).")
+def show(file, hand):
+    """Print one traced hand trick by trick (A = the ass, J = joker)."""
+    from simkit.whos_the_ass.trace import read_traces, show_hand
+
+    if not os.path.isfile(file):
+        raise SimkitError(f"no trace file {file}")
+    try:
+        for record in read_traces(file):
+            if hand is None or record.get("hand") == hand:
+                click.echo(show_hand(record))
+                return
+    except (ValueError, KeyError, TypeError) as e:
+        raise SimkitError(f"{file} is not a valid trace file ({type(e).__name__}: {e})") from None
+    raise SimkitError(f"hand {hand} is not in {file}")
+
+
+@cli.command()
+@click.argument("file", type=str)
+def check(file):
+    """Replay every hand of a trace file through the reference engine and check it move by move."""
+    from simkit.whos_the_ass.check import check_file
+
+    if not os.path.isfile(file):
+        raise SimkitError(f"no trace file {file}")
+    n = check_file(file)
+    click.echo(f"{file}: {n:,} hands follow the rules and the trace format")
+
+
+@cli.command("strategies")
+@game_opt
+def list_strategies(game):
+    """List the strategies with their parameters."""
+    from simkit import registry
+
+    _game(game)
+    for info in registry.available(game):
+        params = ", ".join(f"{p.name}={p.default:g} ({p.low:g}..{p.high:g})" for p in info.params)
+        click.echo(f"{info.name}{f'({params})' if params else ''}\n    {info.description}")
+
+
+@cli.command()
+@click.option("--hands", "-H", type=int, default=1_000_000, show_default=True,
+              help="Hands per measurement of the fast engine.")
+@click.option("--reference-hands", type=int, default=300, show_default=True,
+              help="Hands for the reference engine (plain Python, slow).")
+@click.option("--players", "player_list", type=str, default="3,4,6,8,12", show_default=True,
+              help="Player counts to measure.")
+def bench(hands, reference_hands, player_list):
+    """Hands/s of the fast engine (1 thread and all threads) and of the reference engine."""
+    from simkit.whos_the_ass.bench import run_bench
+
+    try:
+        counts = [int(x) for x in player_list.split(",")]
+    except ValueError:
+        raise SimkitError(f"--players must be a comma-separated list of numbers, got {player_list!r}") from None
+    run_bench(counts, _hands(hands), _hands(reference_hands), echo=click.echo)
+
+
+def main() -> None:
+    """Entry point: one clear line and exit code 2 for every kind of bad input."""
+    try:
+        cli.main(standalone_mode=False)
+    except (SimkitError, click.UsageError) as e:
+        message = e.format_message() if isinstance(e, click.UsageError) else str(e)
+        click.echo(f"simkit: error: {message}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    except click.exceptions.Abort:
+        click.echo("simkit: aborted", err=True)
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,98 @@
+"""Many hands at once through the compiled engine: arrays for statistics, records for traces."""
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import numba as nb
+import numpy as np
+
+from simkit.errors import IllegalMove, SimkitError
+from simkit.rng import MAX_SEED
+from simkit.whos_the_ass import view as V
+from simkit.whos_the_ass.action import describe
+from simkit.whos_the_ass.driver import NO_ERROR, play_hands, trace_hands
+from simkit.whos_the_ass.engine import ILLEGAL, LOG_WIDTH, MAX_TRICKS
+from simkit.whos_the_ass.rules import MAX_PLAYERS, N_CODES, ass_joker_code, check_players, check_rules
+from simkit.whos_the_ass.strategy import Seat, lineup_arrays
+from simkit.whos_the_ass.trace import hand_record
+
+_WHY = {
+    V.LEAD: "a lead is a set of one value held in hand, or the ass when it may be led (W7, W8, W15)",
+    V.FOLLOW: "a follower passes or raises with the trick's number of cards, higher (W9)",
+    V.ASS_TRICK: "an ass trick takes exactly one number card or allowed joker (W12, W13)",
+}
+
+
+@dataclass
+class HandResults:
+    """Per-hand outcomes, row r = hand first + r."""
+
+    penalties: np.ndarray  # int16 [hands, players], W17
+    tricks: np.ndarray     # int16 [hands]
+    ass_end: np.ndarray    # int8 [hands], the seat holding the ass at the end
+
+
+def check_seed(seed: int) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
+        raise SimkitError(f"seed must be an integer from 0 to 2**64-1, got {seed!r}")
+    return int(seed)
+
+
+def _raise_illegal(seats: list[Seat], row: np.ndarray) -> None:
+    hand, status, seat, trick, action, phase = (int(x) for x in row)
+    if status != ILLEGAL:
+        raise SimkitError(f"hand {hand} did not end within {MAX_TRICKS} tricks (engine fault)")
+    raise IllegalMove(
+        f"strategy {seats[seat].label!r} at seat {seat} made an illegal move in hand {hand}, "
+        f"trick {trick}: {describe(action)} ({_WHY[phase]})"
+    )
+
+
+def _validated(seats: list[Seat], seed: int, rules: dict) -> tuple[int, dict]:
+    check_players(len(seats))
+    return check_seed(seed), check_rules(rules)
+
+
+def play(seats: list[Seat], hands: int, seed: int, rules: dict | None = None, first: int = 0,
+         chunks: int = 1, progress: Callable[[int], None] | None = None) -> HandResults:
+    """Play hands first..first+hands-1 on all threads; identical for any `chunks`."""
+    seed, rules = _validated(seats, seed, rules or {})
+    if hands <= 0:
+        raise SimkitError(f"hands must be positive, got {hands}")
+    n = len(seats)
+    fns, params = lineup_arrays(seats)
+    code = ass_joker_code(rules["ass_joker"])
+    out = HandResults(np.zeros((hands, n), np.int16), np.zeros(hands, np.int16), np.zeros(hands, np.int8))
+    blocks = 4 * nb.get_num_threads()
+    bounds = np.linspace(0, hands, min(chunks, hands) + 1).astype(np.int64)
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        errs = play_hands(fns, params, n, code, np.uint64(seed), first + lo, out.penalties[lo:hi],
+                          out.tricks[lo:hi], out.ass_end[lo:hi], min(blocks, hi - lo))
+        worst = errs[np.argmin(errs[:, 0])]
+        if worst[0] != NO_ERROR:
+            _raise_illegal(seats, worst)
+        if progress:
+            progress(int(hi - lo))
+    return out
+
+
+def traces(seats: list[Seat], hands: int, seed: int, rules: dict | None = None, first: int = 0,
+           chunk: int = 256) -> Iterator[dict]:
+    """Trace records of hands first.., recorded by the compiled engine's own trick log."""
+    seed, rules = _validated(seats, seed, rules or {})
+    n = len(seats)
+    fns, params = lineup_arrays(seats)
+    code = ass_joker_code(rules["ass_joker"])
+    labels = [s.label for s in seats]
+    for lo in range(0, hands, chunk):
+        m = min(chunk, hands - lo)
+        deals = np.zeros((m, MAX_PLAYERS, N_CODES), np.int64)
+        finals = np.zeros_like(deals)
+        logs = np.zeros((m, MAX_TRICKS, LOG_WIDTH), np.int64)
+        tricks = np.zeros(m, np.int64)
+        err = np.full(6, NO_ERROR, np.int64)
+        trace_hands(fns, params, n, code, np.uint64(seed), first + lo, deals, finals, logs, tricks, err)
+        if err[0] != NO_ERROR:
+            _raise_illegal(seats, err)
+        for r in range(m):
+            yield hand_record(seed, first + lo + r, rules, labels, deals[r], finals[r], logs[r], int(tricks[r]))

@@ -1,0 +1,52 @@
+"""`simkit bench`: hands/s of the fast engine on 1 and all threads, and of the reference engine.
+
+Compile (or cache-load) time is measured apart from the throughput figures.
+"""
+
+import time
+from collections.abc import Callable
+
+import numba as nb
+import pandas as pd
+
+from simkit.whos_the_ass import batch, reference
+from simkit.whos_the_ass.rules import DEFAULT_RULES
+from simkit.whos_the_ass.strategy import seats_for
+
+SEED = 20261130
+
+
+def _rate(seats, hands: int, threads: int) -> float:
+    nb.set_num_threads(threads)
+    start = time.perf_counter()
+    batch.play(seats, hands, SEED)
+    return hands / (time.perf_counter() - start)
+
+
+def _reference_rate(seats, hands: int) -> float:
+    start = time.perf_counter()
+    for i in range(hands):
+        reference.trace_hand(SEED, i, seats, DEFAULT_RULES)
+    return hands / (time.perf_counter() - start)
+
+
+def run_bench(players: list[int], hands: int, reference_hands: int, echo: Callable[[str], None] = print,
+              strategy: str = "lowest") -> pd.DataFrame:
+    all_threads = nb.config.NUMBA_NUM_THREADS
+    start = time.perf_counter()
+    batch.play(seats_for([strategy], players[0]), 1, SEED)
+    echo(f"compile or cache load: {time.perf_counter() - start:.2f} s (not in the figures below)")
+    rows = []
+    for n in players:
+        seats = seats_for([strategy], n)
+        one = _rate(seats, hands, 1)
+        many = _rate(seats, hands, all_threads)
+        ref = _reference_rate(seats, reference_hands)
+        rows.append({"players": n, "strategy": f"all {strategy}", "1 thread": round(one),
+                     f"{all_threads} threads": round(many), "speed-up": round(many / one, 2),
+                     "reference": round(ref, 1), "fast/reference": round(one / ref)})
+    nb.set_num_threads(all_threads)
+    table = pd.DataFrame(rows).set_index("players")
+    echo(f"hands/s, {hands:,} hands per fast measurement, {reference_hands:,} for the reference")
+    echo(table.to_string())
+    return table

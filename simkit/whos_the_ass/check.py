@@ -1,0 +1,97 @@
+"""Check trace records against the trace format and the rules, by replaying every recorded move
+through the reference engine (so the rules are still written in one place)."""
+
+import json
+
+from simkit.errors import SimkitError
+from simkit.whos_the_ass import reference
+from simkit.whos_the_ass.action import PASS, make_set
+from simkit.whos_the_ass.rules import DEFAULT_RULES, GAME, JOKER, check_rules
+
+REQUIRED = ["game", "format", "seed", "hand", "players", "rules", "strategies", "deal", "tricks",
+            "final_hands", "penalties"]
+PLAY_KEYS = ({"seat", "cards", "value"}, {"seat", "pass"})
+
+
+def _action(play: dict) -> int:
+    """A recorded play back as an action code (an impossible code if no set can say it)."""
+    if play.get("pass") is True:
+        return int(PASS)
+    cards, value = play["cards"], play["value"]
+    numbers = [c for c in cards if c != JOKER]
+    if len(set(numbers)) > 1 or not 0 <= value <= 15 or len(numbers) > 15 or len(cards) - len(numbers) > 15:
+        return 1 << 12
+    if numbers and numbers[0] != value:
+        return 1 << 12
+    return int(make_set(value, len(numbers), len(cards) - len(numbers)))
+
+
+def _check_format(rec: dict) -> None:
+    missing = [k for k in REQUIRED if k not in rec]
+    if missing:
+        raise ValueError(f"missing key {missing[0]!r}")
+    if rec["game"] != GAME or rec["format"] != 1:
+        raise ValueError(f"not a {GAME} format 1 record")
+    n = rec["players"]
+    if set(rec["rules"]) != set(DEFAULT_RULES):
+        raise ValueError(f"rules must hold exactly {sorted(DEFAULT_RULES)}")
+    for key in ("strategies", "deal", "final_hands", "penalties"):
+        if not isinstance(rec[key], list) or len(rec[key]) != n:
+            raise ValueError(f"{key!r} needs one entry per player")
+    for key in ("deal", "final_hands"):
+        if any(h != sorted(h) for h in rec[key]):
+            raise ValueError(f"{key!r} hands must be sorted ascending")
+    for t, trick in enumerate(rec["tricks"]):
+        result = "taker" if trick.get("kind") == "ass" else "winner"
+        if set(trick) != {"kind", "leader", "plays", result}:
+            raise ValueError(f"trick {t} needs exactly kind, leader, plays, {result}")
+        for p in trick["plays"]:
+            if set(p) not in PLAY_KEYS or ("cards" in p and p["cards"] != sorted(p["cards"])):
+                raise ValueError(f"trick {t}: malformed play {p}")
+
+
+def check_record(rec: dict, check_deal: bool = True) -> None:
+    """Raise ValueError naming the first place where `rec` breaks the format or the rules."""
+    _check_format(rec)
+    rules = check_rules(rec["rules"])
+    n = rec["players"]
+    if check_deal:
+        dealt, _ = reference.deal(rec["seed"], rec["hand"], n)
+        if dealt != rec["deal"]:
+            raise ValueError("the deal is not the one rule W5 gives for this seed and hand")
+    moves = [(p["seat"], _action(p)) for trick in rec["tricks"] for p in trick["plays"]]
+    pos = iter(range(len(moves)))
+
+    def scripted(seat, hand, view):
+        i = next(pos, None)
+        if i is None:
+            raise ValueError("the trace ends before the hand does (W16)")
+        if moves[i][0] != seat:
+            raise ValueError(f"move {i}: seat {moves[i][0]} recorded where seat {seat} acts")
+        return moves[i][1]
+
+    replay = reference.play_hand(rec["deal"], [scripted] * n, rules["ass_joker"], labels=rec["strategies"],
+                                 hand_index=rec["hand"])
+    if next(pos, None) is not None:
+        raise ValueError("the trace goes on after the hand has ended (W16)")
+    for t, (mine, theirs) in enumerate(zip(replay["tricks"], rec["tricks"])):
+        if mine != theirs:
+            raise ValueError(f"trick {t} differs from the rules' replay: {json.dumps(mine)}")
+    for key in ("final_hands", "penalties"):
+        if replay[key] != rec[key]:
+            raise ValueError(f"{key} differ from the rules' replay: {replay[key]}")
+
+
+def check_file(path: str, check_deal: bool = True) -> int:
+    """Check every record of a JSON Lines trace file; returns how many hands it holds."""
+    count = 0
+    with open(path, encoding="utf-8") as f:
+        for line_no, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                check_record(json.loads(line), check_deal)
+            except (ValueError, KeyError, TypeError) as e:
+                raise SimkitError(f"{path}:{line_no}: {e}") from None
+            count += 1
+    return count
