@@ -12,6 +12,7 @@ GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _SALT = np.uint64(0x5EED5EED5EED5EED)
+_MATCH_SALT = np.uint64(0x3A7C4E5D6F708192)
 _S30 = np.uint64(30)
 _S27 = np.uint64(27)
 _S31 = np.uint64(31)
@@ -32,6 +33,12 @@ def mix64(z):
 def hand_state(seed, index):
     """Initial generator state of hand `index` in a run with `seed` (both as uint64)."""
     return mix64(mix64(np.uint64(seed) ^ _SALT) + np.uint64(index) * GOLDEN)
+
+
+@nb.njit(cache=True)
+def match_seed(seed, match):
+    """The seed of match `match` of a run: its hand j draws from hand_state(match_seed, j)."""
+    return hand_state(np.uint64(seed) ^ _MATCH_SALT, match)
 
 
 @nb.njit(inline="always", cache=True)
@@ -63,6 +70,10 @@ def py_mix64(z: int) -> int:
 
 def py_hand_state(seed: int, index: int) -> int:
     return py_mix64((py_mix64(seed ^ 0x5EED5EED5EED5EED) + index * 0x9E3779B97F4A7C15) & MASK64)
+
+
+def py_match_seed(seed: int, match: int) -> int:
+    return py_hand_state(seed ^ 0x3A7C4E5D6F708192, match)
 
 
 class PyRng:

@@ -10,7 +10,7 @@ from simkit.errors import IllegalMove, SimkitError
 from simkit.rng import MAX_SEED
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.action import describe
-from simkit.whos_the_ass.driver import NO_ERROR, play_hands, trace_hands
+from simkit.whos_the_ass.driver import NO_ERROR, play_dealt, play_hands, play_matches, trace_hands
 from simkit.whos_the_ass.engine import ILLEGAL, LOG_WIDTH, MAX_TRICKS
 from simkit.whos_the_ass.rules import MAX_PLAYERS, N_CODES, ass_joker_code, check_players, check_rules
 from simkit.whos_the_ass.strategy import Seat, lineup_arrays
@@ -96,3 +96,55 @@ def traces(seats: list[Seat], hands: int, seed: int, rules: dict | None = None, 
             _raise_illegal(seats, err)
         for r in range(m):
             yield hand_record(seed, first + lo + r, rules, labels, deals[r], finals[r], logs[r], int(tricks[r]))
+
+
+@dataclass
+class MatchResults:
+    """Per-match outcomes (W18), row r = match first + r."""
+
+    totals: np.ndarray   # int64 [matches, players]: penalty totals
+    hands: np.ndarray    # int64 [matches]: hands played
+
+    def win_shares(self) -> np.ndarray:
+        """Each seat's share of each match's win: lowest total wins, equal lowest share it."""
+        best = self.totals == self.totals.min(axis=1, keepdims=True)
+        return best / best.sum(axis=1, keepdims=True)
+
+
+def matches(seats: list[Seat], count: int, seed: int, rules: dict | None = None, hands: int = 0,
+            threshold: int = 0, first: int = 0) -> MatchResults:
+    """Play `count` matches of `hands` hands each, or each until a total reaches `threshold`."""
+    seed, rules = _validated(seats, seed, rules or {})
+    if count <= 0:
+        raise SimkitError(f"matches must be positive, got {count}")
+    if (hands > 0) == (threshold > 0) or hands < 0 or threshold < 0:
+        raise SimkitError("a match needs either a positive number of hands or a positive threshold")
+    fns, params = lineup_arrays(seats)
+    out = MatchResults(np.zeros((count, len(seats)), np.int64), np.zeros(count, np.int64))
+    errs = play_matches(fns, params, len(seats), ass_joker_code(rules["ass_joker"]), np.uint64(seed), first,
+                        hands, threshold, out.totals, out.hands, min(count, 4 * nb.get_num_threads()))
+    worst = errs[np.argmin(errs[:, 0])]
+    if worst[0] != NO_ERROR:
+        _raise_illegal(seats, worst)
+    return out
+
+
+def play_deal(seats: list[Seat], deal: list[list[int]], rules: dict | None = None, rng_state: int = 0,
+              seed: int = 0, index: int = 0) -> dict:
+    """Play one given deal (lists of card codes) through the compiled engine; the trace record."""
+    _, rules = _validated(seats, 0, rules or {})
+    n = len(seats)
+    hands = np.zeros((MAX_PLAYERS, N_CODES), np.int64)
+    for s, cards in enumerate(deal):
+        np.add.at(hands[s], np.asarray(cards, dtype=np.int64), 1)
+    if hands[:, 0].sum() != 1:
+        raise SimkitError("a deal needs exactly one ass")
+    dealt = hands.copy()
+    fns, params = lineup_arrays(seats)
+    log = np.zeros((MAX_TRICKS, LOG_WIDTH), np.int64)
+    err = np.zeros(5, np.int64)
+    t = play_dealt(fns, params, n, ass_joker_code(rules["ass_joker"]), hands,
+                   np.array([rng_state], np.uint64), log, err)
+    if t < 0:
+        _raise_illegal(seats, np.concatenate([[index], err]))
+    return hand_record(seed, index, rules, [s.label for s in seats], dealt, hands, log, t)

@@ -7,7 +7,7 @@ bit-identical results.
 import numba as nb
 import numpy as np
 
-from simkit.rng import hand_state
+from simkit.rng import hand_state, match_seed
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.deal import STACK_SIZE, deal
 from simkit.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, MAX_TRICKS, penalty_of, play
@@ -18,6 +18,10 @@ _PARAMS = nb.float64[:, ::1]
 _PLAY_SIG = nb.int64[:, ::1](
     LINEUP, _PARAMS, nb.int64, nb.int64, nb.uint64, nb.int64,
     nb.int16[:, ::1], nb.int16[::1], nb.int8[::1], nb.int64,
+)
+_MATCH_SIG = nb.int64[:, ::1](
+    LINEUP, _PARAMS, nb.int64, nb.int64, nb.uint64, nb.int64, nb.int64, nb.int64,
+    nb.int64[:, ::1], nb.int64[::1], nb.int64,
 )
 _TRACE_SIG = nb.void(
     LINEUP, _PARAMS, nb.int64, nb.int64, nb.uint64, nb.int64,
@@ -40,7 +44,7 @@ def _play_range(strats, params, n, ass_joker, seed, first, lo, hi, penalties, tr
     for r in range(lo, hi):
         rng[0] = hand_state(seed, first + r)
         leader = deal(hands, stack, n, rng)
-        t = play(strats, params, n, ass_joker, leader, hands, view, rng, scores, log, e)
+        t = play(strats, params, n, ass_joker, leader, hands, view, rng, scores, 0, log, e)
         if t < 0:
             err[0] = first + r
             err[1:] = e
@@ -80,10 +84,74 @@ def trace_hands(strats, params, n, ass_joker, seed, first, deals, finals, logs, 
         rng[0] = hand_state(seed, first + r)
         leader = deal(hands, stack, n, rng)
         deals[r] = hands
-        t = play(strats, params, n, ass_joker, leader, hands, view, rng, scores, logs[r], e)
+        t = play(strats, params, n, ass_joker, leader, hands, view, rng, scores, 0, logs[r], e)
         if t < 0:
             err[0] = first + r
             err[1:] = e
             return
         tricks[r] = t
         finals[r] = hands
+
+
+@nb.njit(cache=True)
+def _match_range(strats, params, n, ass_joker, seed, first, hands_per_match, threshold, lo, hi,
+                 totals, lengths, err):
+    hands = np.zeros((MAX_PLAYERS, N_CODES), dtype=np.int64)
+    view = np.zeros(V.SIZE, dtype=np.int64)
+    stack = np.zeros(STACK_SIZE, dtype=np.int64)
+    rng = np.zeros(1, dtype=np.uint64)
+    log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
+    e = np.zeros(ERR_WIDTH, dtype=np.int64)
+    for r in range(lo, hi):
+        ms = match_seed(seed, first + r)
+        scores = totals[r]
+        scores[:] = 0
+        j = 0
+        while True:
+            rng[0] = hand_state(ms, j)
+            leader = deal(hands, stack, n, rng)
+            if play(strats, params, n, ass_joker, leader, hands, view, rng, scores, j, log, e) < 0:
+                err[0] = first + r
+                err[1:] = e
+                return
+            for s in range(n):
+                scores[s] += penalty_of(hands[s])
+            j += 1
+            if hands_per_match > 0 and j >= hands_per_match:
+                break
+            if threshold > 0 and scores[:n].max() >= threshold:
+                break
+        lengths[r] = j
+
+
+@nb.njit(_MATCH_SIG, parallel=True, cache=True)
+def play_matches(strats, params, n, ass_joker, seed, first, hands_per_match, threshold, totals,
+                 lengths, blocks):
+    """W18: matches `first`.., each of `hands_per_match` hands or until a total reaches
+    `threshold` (whichever is set, >0). Fills the totals and hands played; errors as play_hands."""
+    count = lengths.shape[0]
+    errs = np.full((blocks, 1 + ERR_WIDTH), NO_ERROR, dtype=np.int64)
+    for b in nb.prange(blocks):
+        lo = b * count // blocks
+        hi = (b + 1) * count // blocks
+        _match_range(strats, params, n, ass_joker, seed, first, hands_per_match, threshold, lo, hi,
+                     totals, lengths, errs[b])
+    return errs
+
+
+_DEALT_SIG = nb.int64(
+    LINEUP, _PARAMS, nb.int64, nb.int64, nb.int64[:, ::1], nb.uint64[::1], nb.int64[:, ::1], nb.int64[::1],
+)
+
+
+@nb.njit(_DEALT_SIG, cache=True)
+def play_dealt(strats, params, n, ass_joker, hands, rng, log, err):
+    """Play one given deal (hands is changed into the final hands); for positions set up by hand.
+    Returns the number of tricks, or -1 with `err` set."""
+    view = np.zeros(V.SIZE, dtype=np.int64)
+    scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    leader = 0
+    for s in range(n):
+        if hands[s, 0] > 0:
+            leader = s  # W6
+    return play(strats, params, n, ass_joker, leader, hands, view, rng, scores, 0, log, err)

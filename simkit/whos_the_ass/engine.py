@@ -56,14 +56,17 @@ def _fail(err, code, seat, trick, action, phase):
 
 
 @nb.njit(cache=True)
-def play(strats, params, n, ass_joker, leader, hands, view, rng, scores, log, err):
+def play(strats, params, n, ass_joker, leader, hands, view, rng, scores, hand_no, log, err):
     """Play one dealt hand to its end (W16). Returns the number of tricks, or -1 with `err` set.
+
+    `scores` are the match totals so far and `hand_no` the hand's number in its match (W18).
 
     `log` (MAX_TRICKS x LOG_WIDTH, or empty) receives every trick when tracing.
     """
     view[:] = 0
     view[V.PLAYERS] = n
     view[V.ASS_JOKER] = ass_joker
+    view[V.HAND_NO] = hand_no
     for s in range(n):
         view[V.HAND_SIZES + s] = hands[s].sum()
         view[V.SCORES + s] = scores[s]

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simkit.errors import IllegalMove
-from simkit.rng import PyRng, py_hand_state
+from simkit.rng import PyRng, py_hand_state, py_match_seed
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.action import PASS, cards_of, describe
 from simkit.whos_the_ass.strategy import lineup_arrays
@@ -202,11 +202,16 @@ def play_hand(hands: list[list[int]], deciders: list[Decider], ass_joker: str = 
     }
 
 
-def compiled_deciders(seats, rng: PyRng) -> list[Decider]:
+def compiled_deciders(seats, rng: PyRng, hand_no: int = 0) -> list[Decider]:
     """Wrap compiled strategies as deciders sharing the hand's random state."""
     state = np.array([rng.state], dtype=np.uint64)
+
+    def numbered(view):
+        view[V.HAND_NO] = hand_no
+        return view
+
     return [
-        (lambda seat, hand, view, s=s, p=p: s.decide(hand, view, p, state))
+        (lambda seat, hand, view, s=s, p=p: s.decide(hand, numbered(view), p, state))
         for s, p in zip(seats, lineup_arrays(seats)[1])
     ]
 
@@ -219,3 +224,22 @@ def trace_hand(seed: int, index: int, seats, rules: dict) -> dict:
                        labels=[s.label for s in seats], hand_index=index)
     return {"game": GAME, "format": 1, "seed": seed, "hand": index, "players": n,
             "rules": dict(rules), "strategies": [s.label for s in seats], "deal": hands, **played}
+
+
+def play_match(seed: int, match: int, seats, rules: dict, hands: int = 0, threshold: int = 0) -> dict:
+    """W18: a match of `hands` hands, or until some total reaches `threshold`; seats keep their
+    places and every hand is dealt afresh. Lowest total wins, equal lowest share the win."""
+    n = len(seats)
+    match_seed = py_match_seed(seed, match)
+    totals = [0] * n
+    played = 0
+    while True:
+        dealt, rng = deal(match_seed, played, n)
+        result = play_hand(dealt, compiled_deciders(seats, rng, hand_no=played), rules["ass_joker"],
+                           scores=totals, labels=[s.label for s in seats], hand_index=played)
+        totals = [t + p for t, p in zip(totals, result["penalties"])]
+        played += 1
+        if (hands and played >= hands) or (threshold and max(totals) >= threshold):
+            break
+    best = min(totals)
+    return {"totals": totals, "hands": played, "winners": [s for s in range(n) if totals[s] == best]}
