@@ -34,10 +34,19 @@ def _set_threads(threads: int | None) -> int:
     return nb.get_num_threads()
 
 
-def _rules(ass_joker: str | None) -> dict:
+def _rules(ass_joker: str | None, pairs: tuple[str, ...] = ()) -> dict:
+    """Rule options from --rule name=value (any number) and the --ass-joker shorthand."""
     from simkit.whos_the_ass.rules import check_rules
 
-    return check_rules({} if ass_joker is None else {"ass_joker": ass_joker})
+    rules = {}
+    for pair in pairs:
+        name, eq, value = pair.partition("=")
+        if not eq or not name.strip():
+            raise SimkitError(f"--rule needs name=value, got {pair!r}")
+        rules[name.strip()] = value.strip()
+    if ass_joker is not None:
+        rules["ass_joker"] = ass_joker
+    return check_rules(rules)
 
 
 def _writable_temp(path: str):
@@ -62,6 +71,8 @@ strategies_opt = click.option("--strategies", type=str, default="lowest", show_d
                               help="One strategy per seat, comma-separated, or one for all, e.g. lowest,random.")
 ass_joker_opt = click.option("--ass-joker", type=str, default=None,
                              help="Rule option W13: 1or14 (default), 1 or any.")
+rule_opt = click.option("--rule", "rule_pairs", multiple=True, metavar="NAME=VALUE",
+                        help="Set a rule option, e.g. --rule ass_joker=any (repeatable).")
 game_opt = click.option("--game", type=str, default="whos-the-ass", show_default=True, help="The game.")
 threads_opt = click.option("--threads", type=int, default=None, help="Threads (default: all cores).")
 
@@ -100,9 +111,10 @@ def cli():
 @seed_opt
 @strategies_opt
 @ass_joker_opt
+@rule_opt
 @threads_opt
 @click.option("--chunks", type=int, default=100, show_default=True, help="Progress updates (no effect on results).")
-def simulate(game, players, hands, seed, strategies, ass_joker, threads, chunks):
+def simulate(game, players, hands, seed, strategies, ass_joker, rule_pairs, threads, chunks):
     """Play many hands on all cores and print per-seat results with 95% intervals."""
     from tqdm import tqdm
 
@@ -111,10 +123,11 @@ def simulate(game, players, hands, seed, strategies, ass_joker, threads, chunks)
 
     _game(game)
     seats = _seats(strategies, players)
-    rules, seed, hands = _rules(ass_joker), _seed(seed), _hands(hands)
+    rules, seed, hands = _rules(ass_joker, rule_pairs), _seed(seed), _hands(hands)
     nthreads = _set_threads(threads)
     batch.play(seats, 1, seed, rules)  # compile or load from cache outside the timing
-    with tqdm(total=hands, unit="hand", unit_scale=True, file=sys.stderr, leave=False) as bar:
+    with tqdm(total=hands, unit="hand", unit_scale=True, file=sys.stderr, leave=False,
+              disable=None) as bar:
         start = time.perf_counter()
         res = batch.play(seats, hands, seed, rules, chunks=max(1, chunks), progress=bar.update)
         elapsed = time.perf_counter() - start
@@ -142,15 +155,16 @@ def simulate(game, players, hands, seed, strategies, ass_joker, threads, chunks)
 @seed_opt
 @strategies_opt
 @ass_joker_opt
+@rule_opt
 @click.option("-o", "--output", type=str, required=True, help="The JSON Lines file to write.")
-def trace(game, players, hands, seed, strategies, ass_joker, output):
+def trace(game, players, hands, seed, strategies, ass_joker, rule_pairs, output):
     """Write hands move by move as JSON Lines (shared/spec/traces.md)."""
     from simkit.whos_the_ass import batch
     from simkit.whos_the_ass.trace import to_line
 
     _game(game)
     seats = _seats(strategies, players)
-    rules, seed, hands = _rules(ass_joker), _seed(seed), _hands(hands)
+    rules, seed, hands = _rules(ass_joker, rule_pairs), _seed(seed), _hands(hands)
     tmp = _writable_temp(output)
     try:
         with tmp:

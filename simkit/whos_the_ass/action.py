@@ -45,9 +45,9 @@ def describe(action: int) -> str:
     """A person's reading of an action, for error messages."""
     if action == PASS:
         return "pass"
-    if action < 0 or action >= 1 << 12:
-        return f"invalid action code {action}"
     v, m, j = action & 15, (action >> 4) & 15, (action >> 8) & 15
+    if action < 0 or action >= 1 << 12 or v > 14 or m > 8 or j > 5 or m + j == 0:
+        return f"invalid action code {action}"
     if (v, m, j) == (0, 1, 0):
         return "the ass"
     cards = [str(v)] * m + ["J"] * j

@@ -1,0 +1,134 @@
+"""The `simkit` command as a user meets it: outputs, and one clear line with exit code 2 for
+every kind of bad input, leaving no partial file behind."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from simkit import cli
+
+
+@pytest.fixture
+def run(capsys, monkeypatch):
+    def _run(*args):
+        monkeypatch.setattr(sys, "argv", ["simkit", *map(str, args)])
+        code = 0
+        try:
+            cli.main()
+        except SystemExit as e:
+            code = e.code or 0
+        out, err = capsys.readouterr()
+        return code, out, err
+    return _run
+
+
+@pytest.mark.parametrize("args, message", [
+    (["simulate", "-n", "2"], "3 to 12 players"),
+    (["simulate", "-n", "13"], "3 to 12 players"),
+    (["simulate", "-n", "4", "--strategies", "nosuch"], "unknown strategy 'nosuch'"),
+    (["simulate", "-n", "4", "--strategies", "lowest,random"], "2 strategies given for 4 players"),
+    (["simulate", "-n", "4", "--strategies", "lowest(x=1)"], "has no parameter 'x'"),
+    (["simulate", "-n", "4", "-H", "0"], "--hands must be positive"),
+    (["simulate", "-n", "4", "-H", "-5"], "--hands must be positive"),
+    (["simulate", "-n", "4", "--seed", "-1"], "seed must be an integer"),
+    (["simulate", "-n", "4", "--seed", "1.5"], "seed must be an integer"),
+    (["simulate", "-n", "4", "--seed", str(2**64)], "seed must be an integer"),
+    (["simulate", "-n", "4", "--ass-joker", "7"], "ass_joker"),
+    (["simulate", "-n", "4", "--rule", "jokers=wild"], "unknown rule option 'jokers'"),
+    (["simulate", "-n", "4", "--rule", "nonsense"], "--rule"),
+    (["simulate", "-n", "4", "--game", "chess"], "unknown game 'chess'"),
+    (["simulate", "-n", "four"], "not a valid integer"),
+    (["simulate", "-n", "4", "--threads", "0"], "--threads"),
+    (["simulate"], "Missing option"),
+    (["frobnicate"], "No such command"),
+    (["show", "/nonexistent.jsonl"], "no trace file"),
+    (["check", "/nonexistent.jsonl"], "no trace file"),
+])
+def test_bad_input_is_one_line_and_exit_2(run, args, message):
+    code, out, err = run(*args)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("simkit: error: ")
+    assert message in err
+
+
+def test_trace_to_an_unwritable_place_leaves_nothing(run, tmp_path):
+    code, _, err = run("trace", "-n", "4", "-o", tmp_path / "missing" / "t.jsonl")
+    assert code == 2 and "does not exist" in err
+    code, _, err = run("trace", "-n", "4", "-o", tmp_path)
+    assert code == 2 and "directory" in err
+    code, _, err = run("trace", "-n", "4", "-o", "/proc/simkit-test.jsonl")  # unwritable even for root
+    assert code == 2 and "cannot write /proc/simkit-test.jsonl" in err
+
+
+def test_a_failed_trace_keeps_the_earlier_file(run, tmp_path):
+    target = tmp_path / "t.jsonl"
+    target.write_text("earlier result\n")
+    code, _, _ = run("trace", "-n", "4", "--strategies", "nosuch", "-o", target)
+    assert code == 2
+    assert target.read_text() == "earlier result\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["t.jsonl"]
+
+
+def test_trace_show_check_round_trip(run, tmp_path):
+    target = tmp_path / "t.jsonl"
+    code, out, _ = run("trace", "-n", "5", "-H", "4", "-s", "9", "--strategies", "random,lowest,lowest,random,lowest",
+                       "--ass-joker", "1", "-o", target)
+    assert code == 0 and "wrote 4 hands" in out
+    lines = target.read_text().splitlines()
+    assert [json.loads(x)["hand"] for x in lines] == [0, 1, 2, 3]
+    assert json.loads(lines[0])["rules"] == {"ass_joker": "1"}
+    code, out, _ = run("show", target, "--hand", "2")
+    assert code == 0 and out.startswith("hand 2 (seed 9), 5 players")
+    assert "ass trick 1, led by seat" in out and "penalty" in out and " A" in out
+    code, out, _ = run("check", target)
+    assert code == 0 and "4 hands follow the rules" in out
+    code, _, err = run("show", target, "--hand", "99")
+    assert code == 2 and "hand 99 is not in" in err
+
+
+def test_check_reports_a_broken_file(run, tmp_path):
+    target = tmp_path / "t.jsonl"
+    run("trace", "-n", "4", "-H", "2", "-o", target)
+    rec = json.loads(target.read_text().splitlines()[1])
+    rec["penalties"][0] += 1
+    target.write_text(json.dumps(rec) + "\n")
+    code, _, err = run("check", target)
+    assert code == 2 and f"{target}:1: penalties differ" in err
+
+
+def test_simulate_prints_the_table(run):
+    code, out, _ = run("simulate", "-n", "4", "-H", "20000", "-s", "3", "--strategies", "random,lowest,lowest,lowest")
+    assert code == 0
+    assert "4 players, 20,000 hands, seed 3" in out
+    for word in ("mean penalty", "out %", "ass at end %", "mean tricks per hand", "hands/s", "random", "lowest"):
+        assert word in out
+    rows = [line for line in out.splitlines() if line.split()[:1] in (["0"], ["1"], ["2"], ["3"])]
+    assert len(rows) == 4 and "±" in rows[0]
+
+
+def test_simulate_is_reproducible_and_threads_do_not_matter(run):
+    def table(*extra):
+        code, out, _ = run("simulate", "-n", "3", "-H", "5000", "-s", "8", "--strategies", "random", *extra)
+        assert code == 0
+        return [line for line in out.splitlines() if "hands/s" not in line]
+    assert table("--threads", "1") == table() == table("--chunks", "7")
+
+
+def test_strategies_lists_the_builtins(run):
+    code, out, _ = run("strategies")
+    assert code == 0 and "lowest" in out and "random" in out
+
+
+def test_bench_reports_both_engines(run):
+    code, out, _ = run("bench", "--hands", "2000", "--reference-hands", "5", "--players", "4")
+    assert code == 0
+    assert "compile or cache load" in out and "fast/reference" in out and "1 thread" in out
+
+
+def test_the_console_script_is_installed():
+    out = subprocess.run([sys.executable, "-m", "simkit.cli", "simulate", "-n", "1"], capture_output=True, text=True)
+    assert out.returncode == 2 and out.stderr.strip() == "simkit: error: Who's the Ass? needs 3 to 12 players, got 1"

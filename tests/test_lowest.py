@@ -1,0 +1,87 @@
+"""The baseline `lowest` behaves exactly as the rules digest specifies it: compared decision by
+decision with a plain-Python transcription of the digest's text."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simkit.rng import PyRng
+from simkit.whos_the_ass import reference
+from simkit.whos_the_ass import view as V
+from simkit.whos_the_ass.action import LEAD_ASS, PASS, make_set
+from simkit.whos_the_ass.rules import check_rules
+from simkit.whos_the_ass.strategy import seats_for
+from strategies.whos_the_ass.baseline import lowest
+
+J = 14
+
+
+def digest_lowest(hand, phase, count, top, may_lead_ass):
+    """The digest's words, one sentence at a time."""
+    if phase == V.LEAD:
+        if may_lead_ass:
+            return LEAD_ASS
+        held = [v for v in range(1, 14) if hand[v] > 0]
+        if held:
+            return make_set(held[0], hand[held[0]], 0)
+        return make_set(14, 0, hand[J])
+    if phase == V.FOLLOW:
+        k, c = count, top
+        for v in range(1, 14):
+            if c < v <= 13 and hand[v] >= k:
+                return make_set(v, k, 0)
+        for v in range(1, 14):
+            if c < v <= 13 and hand[v] >= 1 and hand[v] + hand[J] >= k:
+                return make_set(v, hand[v], k - hand[v])
+        if c < 14 and hand[J] >= k:
+            return make_set(14, 0, k)
+        return PASS
+    held = [v for v in range(1, 14) if hand[v] > 0]
+    return make_set(held[0], 1, 0) if held else make_set(1, 0, 1)
+
+
+positions = st.fixed_dictionaries({
+    "hand": st.lists(st.integers(0, 4), min_size=15, max_size=15),
+    "phase": st.sampled_from([V.LEAD, V.FOLLOW, V.ASS_TRICK]),
+    "count": st.integers(1, 5),
+    "top": st.integers(1, 14),
+    "may_lead_ass": st.booleans(),
+})
+
+
+@settings(max_examples=2000, deadline=None)
+@given(positions)
+def test_lowest_matches_the_digest_on_any_position(pos):
+    hand = np.array(pos["hand"], dtype=np.int64)
+    hand[0] = min(hand[0], 1)
+    hand[J] = min(hand[J], 5)
+    if pos["phase"] == V.LEAD and not pos["may_lead_ass"] and hand[1:].sum() == 0:
+        hand[J] = 1  # a leader always holds some card it may lead
+    view = np.zeros(V.SIZE, dtype=np.int64)
+    view[V.PHASE] = pos["phase"]
+    view[V.COUNT] = pos["count"] if pos["phase"] == V.FOLLOW else 0
+    view[V.TOP] = pos["top"] if pos["phase"] != V.LEAD else -1
+    may = pos["may_lead_ass"] and hand[0] == 1 and pos["phase"] == V.LEAD
+    view[V.MAY_LEAD_ASS] = int(may)
+    got = lowest(hand, view, np.zeros(16), np.zeros(1, np.uint64))
+    assert got == digest_lowest(hand, pos["phase"], view[V.COUNT], view[V.TOP], may)
+
+
+def test_lowest_matches_the_digest_through_whole_hands():
+    decisions = 0
+    for n in (3, 4, 8, 12):
+        seats = seats_for(["lowest"], n)
+        for i in range(40):
+            hands, rng = reference.deal(3, i, n)
+            compiled = reference.compiled_deciders(seats, rng)
+
+            def checked(seat, hand, view, f=compiled[0]):
+                nonlocal decisions
+                decisions += 1
+                got = f(seat, hand, view)
+                assert got == digest_lowest(hand, view[V.PHASE], view[V.COUNT], view[V.TOP],
+                                            bool(view[V.MAY_LEAD_ASS]))
+                return got
+
+            reference.play_hand(hands, [checked] * n, check_rules({})["ass_joker"])
+    assert decisions > 5000

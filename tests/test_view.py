@@ -1,0 +1,55 @@
+"""W3 and the public view: what the compiled engine shows a strategy is consistent with the game."""
+
+import numpy as np
+import pytest
+
+from simkit.errors import IllegalMove
+from simkit.whos_the_ass import batch
+from simkit.whos_the_ass import view as V
+from simkit.whos_the_ass.legal import nth_legal
+from simkit.rng import below
+from simkit.whos_the_ass.strategy import Seat, compile_decision
+
+BAD = np.int64(4095)  # never legal: the auditor's way to fail the hand
+
+
+def _auditor(hand, view, params, rng):
+    """Play at random, but make an illegal move if the view contradicts the player's own hand."""
+    me = view[V.SEAT]
+    n = view[V.PLAYERS]
+    if (hand[0] > 0) != (view[V.ASS_HOLDER] == me):  # W3: the ass holder is public
+        return BAD
+    if view[V.HAND_SIZES + me] != hand.sum():
+        return BAD
+    cards = 0
+    for s in range(n):
+        cards += view[V.HAND_SIZES + s]
+    for c in range(15):
+        cards += view[V.DISCARDED + c] + view[V.TABLE + c]
+    if params[0] > 0 and cards != params[0]:  # card conservation from the public counts alone
+        return BAD
+    phase = view[V.PHASE]
+    if phase == V.LEAD and (view[V.LEADER] != me or view[V.PLAYED + me] != V.NOT_ACTED):
+        return BAD
+    if phase != V.LEAD and view[V.PLAYED + me] != V.NOT_ACTED:
+        return BAD
+    if phase == V.ASS_TRICK and (view[V.TABLE] != 1 or view[V.ASS_HOLDER] != -1):
+        return BAD
+    return nth_legal(hand, view, below(rng, nth_legal(hand, view, -1)))
+
+
+AUDITOR = compile_decision(_auditor)
+
+
+@pytest.mark.parametrize("n", [3, 4, 7, 10, 12])
+def test_w3_the_view_agrees_with_the_table(n):
+    dealt = {3: 39, 4: 52, 7: 91, 10: 110, 12: 108}[n]
+    seats = [Seat("auditor", AUDITOR, (float(dealt),))] * n
+    res = batch.play(seats, 3000, 17)  # raises IllegalMove if any view was inconsistent
+    assert res.tricks.min() > 0
+
+
+def test_the_auditor_can_fail():
+    seats = [Seat("auditor", AUDITOR, (999.0,))] * 4  # a wrong card total
+    with pytest.raises(IllegalMove, match="4095|invalid"):
+        batch.play(seats, 10, 17)
