@@ -86,5 +86,12 @@ class PyRng:
         self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
         return py_mix64(self.state)
 
+    def words32(self):
+        """32-bit words, two from each draw (high half first), as the compiled deal uses them."""
+        while True:
+            bits = self.next_u64()
+            yield bits >> 32
+            yield bits & 0xFFFFFFFF
+
     def below(self, m: int) -> int:
         return ((self.next_u64() >> 32) * m) >> 32

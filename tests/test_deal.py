@@ -9,7 +9,7 @@ import pytest
 from simkit.errors import SimkitError
 from simkit.rng import hand_state
 from simkit.whos_the_ass import batch, reference
-from simkit.whos_the_ass.deal import FRESH_STACK, STACK_SIZE, deal
+from simkit.whos_the_ass.deal import FRESH_STACK, STACK_DTYPE, STACK_SIZE, deal
 from simkit.whos_the_ass.rules import CARDS_PER_PLAYER, cards_per_player
 from simkit.whos_the_ass.strategy import seats_for
 
@@ -17,7 +17,7 @@ from simkit.whos_the_ass.strategy import seats_for
 @nb.njit(cache=True)
 def _deal_many(seed, n, count, counts, ass_seats):
     hands = np.zeros((12, 15), dtype=np.int64)
-    stack = np.zeros(STACK_SIZE, dtype=np.int64)
+    stack = np.zeros(STACK_SIZE, dtype=STACK_DTYPE)
     rng = np.zeros(1, dtype=np.uint64)
     for i in range(count):
         rng[0] = hand_state(seed, i)

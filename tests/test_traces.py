@@ -70,7 +70,8 @@ def _tampered(change):
     (lambda r: r["tricks"].append(copy.deepcopy(r["tricks"][-1])), "goes on after"),
     (lambda r: r["penalties"].__setitem__(0, r["penalties"][0] + 1), "penalties"),
     (lambda r: r.__setitem__("seed", r["seed"] + 1), "deal"),
-    (lambda r: r["tricks"][0]["plays"][1].update({"cards": [13], "value": 13}), "illegal|differs"),
+    (lambda r: r["tricks"][1]["plays"][0].update({"cards": [5], "value": 6}), "illegal"),
+    (lambda r: r["tricks"][0].update({"leader": (r["tricks"][0]["leader"] + 1) % 4}), "differs|seat"),
 ])
 def test_the_check_finds_a_broken_trace(change, message):
     with pytest.raises((ValueError, Exception), match=message):

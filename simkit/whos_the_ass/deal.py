@@ -3,18 +3,25 @@
 import numba as nb
 import numpy as np
 
-from simkit.rng import GOLDEN, draw_below, mix64
+from simkit.rng import GOLDEN, mix64
+
+_S32 = np.uint64(32)
+_LOW32 = np.uint64(0xFFFFFFFF)
 from simkit.whos_the_ass.rules import (
     ASS_WINDOW,
     CARDS_PER_PLAYER,
     COPIES_PER_NUMBER,
     JOKER,
+    N_CODES,
     N_JOKERS,
 )
 
-# The 109 cards without the ass, in code order: the stack before shuffling (W5).
+# The 109 cards without the ass, in code order: the stack before shuffling (W5). Card codes fit
+# a byte; unsigned, so indexing a hand by a card needs no negative-index fix-up.
+STACK_DTYPE = np.uint8
 FRESH_STACK = np.array(
-    [v for v in range(1, 14) for _ in range(COPIES_PER_NUMBER)] + [JOKER] * N_JOKERS, dtype=np.int64
+    [v for v in range(1, 14) for _ in range(COPIES_PER_NUMBER)] + [JOKER] * N_JOKERS,
+    dtype=STACK_DTYPE,
 )
 STACK_SIZE = FRESH_STACK.shape[0]  # 109
 CARDS_BY_PLAYERS = np.zeros(13, dtype=np.int64)
@@ -22,37 +29,51 @@ for _n, _c in CARDS_PER_PLAYER.items():
     CARDS_BY_PLAYERS[_n] = _c
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)  # allocates nothing: no reference counting needed
 def deal(hands, stack, n, state):
     """Deal into hands[:n] (15 counts each) and return the seat dealt the ass (W5, W6).
 
     A partial Fisher–Yates shuffle draws the top n*c - 1 cards of the 109, then the ass goes
-    to position p, uniform in 0..38; cards below the dealt ones are never looked at.
+    to position p, uniform in 0..38; cards below the dealt ones are never looked at. Each draw
+    maps a 32-bit word w to 0..m-1 as (w * m) >> 32.
+    `stack` is STACK_SIZE scratch of STACK_DTYPE.
     """
     dealt = n * CARDS_BY_PLAYERS[n]
-    stack[:] = FRESH_STACK
+    for k in range(STACK_SIZE):  # a loop, not stack[:] = ..., so no temporary is needed (no NRT)
+        stack[k] = FRESH_STACK[k]
     x = state[0]  # a local copy lets the compiler keep the state in a register
+    # Each 64 random bits serve two draws: the high 32 bits first, then the low 32 bits.
+    bits = np.uint64(0)
     for i in range(dealt - 1):
-        x += GOLDEN
-        j = i + draw_below(mix64(x), STACK_SIZE - i)
+        if i & 1 == 0:
+            x += GOLDEN
+            bits = mix64(x)
+            word = bits >> _S32
+        else:
+            word = bits & _LOW32
+        j = i + np.int64((word * np.uint64(STACK_SIZE - i)) >> _S32)
         tmp = stack[i]
         stack[i] = stack[j]
         stack[j] = tmp
-    x += GOLDEN
-    p = draw_below(mix64(x), ASS_WINDOW)
+    if (dealt - 1) & 1 == 0:
+        x += GOLDEN
+        word = mix64(x) >> _S32
+    else:
+        word = bits & _LOW32
+    p = np.int64((word * np.uint64(ASS_WINDOW)) >> _S32)
     state[0] = x
-    hands[:n, :] = 0
+    for s in range(n):
+        for c in range(N_CODES):
+            hands[s, c] = 0
+    # Card k of the dealt stack goes to seat k mod n. The ass is card p: stack[k] is card k
+    # before it and card k + 1 after it. Two loops instead of a test per card.
     seat = 0
-    for k in range(dealt):
-        if k < p:
-            card = stack[k]
-        elif k == p:
-            card = 0
-            ass_seat = seat
-        else:
-            card = stack[k - 1]
-        hands[seat, card] += 1
-        seat += 1
-        if seat == n:
-            seat = 0
+    for k in range(p):
+        hands[seat, stack[k]] += 1
+        seat = seat + 1 if seat + 1 < n else 0
+    ass_seat = seat
+    hands[seat, 0] += 1
+    for k in range(p, dealt - 1):
+        seat = seat + 1 if seat + 1 < n else 0
+        hands[seat, stack[k]] += 1
     return ass_seat

@@ -9,7 +9,7 @@ import numpy as np
 
 from simkit.rng import hand_state, match_seed
 from simkit.whos_the_ass import view as V
-from simkit.whos_the_ass.deal import STACK_SIZE, deal
+from simkit.whos_the_ass.deal import STACK_DTYPE, STACK_SIZE, deal
 from simkit.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, MAX_TRICKS, penalty_of, play
 from simkit.whos_the_ass.rules import MAX_PLAYERS, N_CODES
 from simkit.whos_the_ass.strategy import LINEUP
@@ -36,7 +36,7 @@ def _play_range(strats, params, n, ass_joker, seed, first, lo, hi, penalties, tr
     """Hands first+lo .. first+hi-1 into rows lo..hi-1; stops at the first illegal move."""
     hands = np.zeros((MAX_PLAYERS, N_CODES), dtype=np.int64)
     view = np.zeros(V.SIZE, dtype=np.int64)
-    stack = np.zeros(STACK_SIZE, dtype=np.int64)
+    stack = np.zeros(STACK_SIZE, dtype=STACK_DTYPE)
     rng = np.zeros(1, dtype=np.uint64)
     scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
     log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
@@ -75,7 +75,7 @@ def play_hands(strats, params, n, ass_joker, seed, first, penalties, tricks, ass
 def trace_hands(strats, params, n, ass_joker, seed, first, deals, finals, logs, tricks, err):
     """Play hands serially, keeping each deal, final hands and trick log (for traces)."""
     view = np.zeros(V.SIZE, dtype=np.int64)
-    stack = np.zeros(STACK_SIZE, dtype=np.int64)
+    stack = np.zeros(STACK_SIZE, dtype=STACK_DTYPE)
     rng = np.zeros(1, dtype=np.uint64)
     scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
     hands = np.zeros((MAX_PLAYERS, N_CODES), dtype=np.int64)
@@ -98,7 +98,7 @@ def _match_range(strats, params, n, ass_joker, seed, first, hands_per_match, thr
                  totals, lengths, err):
     hands = np.zeros((MAX_PLAYERS, N_CODES), dtype=np.int64)
     view = np.zeros(V.SIZE, dtype=np.int64)
-    stack = np.zeros(STACK_SIZE, dtype=np.int64)
+    stack = np.zeros(STACK_SIZE, dtype=STACK_DTYPE)
     rng = np.zeros(1, dtype=np.uint64)
     log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
     e = np.zeros(ERR_WIDTH, dtype=np.int64)

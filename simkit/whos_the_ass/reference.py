@@ -39,10 +39,11 @@ def deal(seed: int, index: int, players: int) -> tuple[list[list[int]], int, PyR
     rng = PyRng(py_hand_state(seed, index))
     stack = [v for v in range(1, 14) for _ in range(COPIES_PER_NUMBER)] + [JOKER] * N_JOKERS
     dealt = players * CARDS_PER_PLAYER[players]
+    words = rng.words32()
     for i in range(dealt - 1):  # Fisher–Yates, only as far as the cards that will be dealt
-        j = i + rng.below(len(stack) - i)
+        j = i + (next(words) * (len(stack) - i) >> 32)
         stack[i], stack[j] = stack[j], stack[i]
-    stack.insert(rng.below(ASS_WINDOW), ASS)
+    stack.insert(next(words) * ASS_WINDOW >> 32, ASS)
     hands = [[] for _ in range(players)]
     for k in range(dealt):
         hands[k % players].append(stack[k])

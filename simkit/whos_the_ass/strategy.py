@@ -2,13 +2,14 @@
 takes (a tuple of first-class functions, one per seat, padded to MAX_PLAYERS so one compiled
 driver serves every player count and every strategy without recompiling)."""
 
+import sys
 import warnings
 from dataclasses import dataclass, field
 
 import numba as nb
 import numpy as np
 from numba import types
-from numba.core.errors import NumbaExperimentalFeatureWarning
+from numba.core.errors import NumbaError, NumbaExperimentalFeatureWarning
 
 from simkit.whos_the_ass.rules import MAX_PLAYERS
 
@@ -27,8 +28,21 @@ MAX_PARAMS = 16
 
 
 def compile_decision(fn):
-    """Compile a decision function with the fixed signature, cached on disk."""
-    return nb.njit(SIGNATURE, cache=True)(fn)
+    """Compile a decision function with the fixed signature, cached on disk.
+
+    Compiled without numba's reference counting (`_nrt=False`) when it allocates nothing: the
+    engine's arrays outlive every call, and the atomic increments and decrements numba wraps
+    around each array argument cost about as much as a simple decision. A function that needs
+    allocation fails that compile and is compiled normally instead (same decisions, slower).
+    Functions without an importable module (typed into a notebook, exec'd) are not cached:
+    numba could not find their module again when loading the cache.
+    """
+    module = sys.modules.get(getattr(fn, "__module__", None) or "")
+    cache = getattr(module, "__file__", None) is not None
+    try:
+        return nb.njit(SIGNATURE, cache=cache, _nrt=False)(fn)
+    except NumbaError:
+        return nb.njit(SIGNATURE, cache=cache)(fn)
 
 
 @dataclass(frozen=True)

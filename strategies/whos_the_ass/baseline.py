@@ -21,13 +21,16 @@ def lowest(hand, view, params, rng):
     if phase == V.FOLLOW:
         count = view[V.COUNT]
         top = view[V.TOP]
+        jokers = hand[JOKER]
+        filler = 0  # the lowest value that jokers could fill up to the count
         for v in range(top + 1, 14):
             if hand[v] >= count:
                 return make_set(v, count, 0)
-        for v in range(top + 1, 14):
-            if hand[v] >= 1 and hand[v] + hand[JOKER] >= count:
-                return make_set(v, hand[v], count - hand[v])
-        if top < 14 and hand[JOKER] >= count:
+            if filler == 0 and hand[v] >= 1 and hand[v] + jokers >= count:
+                filler = v
+        if filler > 0:
+            return make_set(filler, hand[filler], count - hand[filler])
+        if top < 14 and jokers >= count:
             return make_set(14, 0, count)
         return PASS
     for v in range(1, 14):

@@ -1,0 +1,50 @@
+"""Two compiled helpers below numba's Python level, for the engine's hot loop (engine.play).
+
+Both only change how the engine reaches memory it already holds; neither copies or frees it.
+"""
+
+from numba.core import cgutils, types
+from numba.extending import intrinsic
+from numba.np.arrayobj import populate_array
+
+
+@intrinsic
+def seat_table(typingctx, lineup):
+    """A pointer to a copy of the lineup tuple in the caller's stack frame, so `table[seat]` is
+    one indexed load. Indexing the tuple itself compiles to a jump table over all 2 x 12
+    indices (negative ones too), an indirect jump that mispredicts whenever the seat order
+    changes. Valid only inside the calling function; seats must be 0 <= seat < MAX_PLAYERS.
+    """
+    if not isinstance(lineup, types.UniTuple):
+        return None
+    sig = types.CPointer(lineup.dtype)(lineup)
+
+    def codegen(context, builder, sig, args):
+        slot = cgutils.alloca_once(builder, args[0].type)  # in the caller's entry block
+        builder.store(args[0], slot)
+        return builder.bitcast(slot, context.get_value_type(sig.return_type))
+
+    return sig, codegen
+
+
+@intrinsic
+def unowned(typingctx, arr, shape):
+    """The same C-contiguous memory as `arr`, seen with `shape` and no owner (see engine.play)."""
+    if not (isinstance(arr, types.Array) and isinstance(shape, types.BaseTuple)
+            and len(shape) == arr.ndim and arr.layout == "C"):
+        return None
+    sig = arr(arr, shape)
+
+    def codegen(context, builder, sig, args):
+        src = context.make_array(sig.args[0])(context, builder, args[0])
+        dims = cgutils.unpack_tuple(builder, args[1])
+        itemsize = context.get_abi_sizeof(context.get_data_type(sig.args[0].dtype))
+        strides = [context.get_constant(types.intp, itemsize)]
+        for d in reversed(dims[1:]):  # C order: each stride is the next one times its extent
+            strides.insert(0, builder.mul(strides[0], d))
+        out = context.make_array(sig.return_type)(context, builder)
+        populate_array(out, data=src.data, shape=dims, strides=strides, itemsize=itemsize,
+                       meminfo=None)
+        return out._getvalue()
+
+    return sig, codegen
