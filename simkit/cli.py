@@ -229,13 +229,15 @@ def list_strategies(game):
               help="Player counts to measure.")
 def bench(hands, reference_hands, player_list):
     """Hands/s of the fast engine (1 thread and all threads) and of the reference engine."""
-    from simkit.whos_the_ass.bench import run_bench
+    start = time.perf_counter()
+    from simkit.whos_the_ass.bench import run_bench  # compiles the engine, or loads it from the cache
 
+    load = time.perf_counter() - start
     try:
         counts = [int(x) for x in player_list.split(",")]
     except ValueError:
         raise SimkitError(f"--players must be a comma-separated list of numbers, got {player_list!r}") from None
-    run_bench(counts, _hands(hands), _hands(reference_hands), echo=click.echo)
+    run_bench(counts, _hands(hands), _hands(reference_hands), echo=click.echo, load_seconds=load)
 
 
 def main() -> None:

@@ -126,7 +126,7 @@ def test_strategies_lists_the_builtins(run):
 def test_bench_reports_both_engines(run):
     code, out, _ = run("bench", "--hands", "2000", "--reference-hands", "5", "--players", "4")
     assert code == 0
-    assert "compile or cache load" in out and "fast/reference" in out and "1 thread" in out
+    assert "engine ready in" in out and "fast/reference" in out and "1 thread" in out
 
 
 def test_the_console_script_is_installed():
