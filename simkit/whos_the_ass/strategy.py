@@ -11,7 +11,9 @@ import numpy as np
 from numba import types
 from numba.core.errors import NumbaError, NumbaExperimentalFeatureWarning
 
-from simkit.whos_the_ass.rules import MAX_PLAYERS
+from simkit import registry
+from simkit.errors import SimkitError
+from simkit.whos_the_ass.rules import GAME, MAX_PLAYERS
 
 warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
 
@@ -66,8 +68,6 @@ def lineup_arrays(seats: list[Seat]) -> tuple[tuple, np.ndarray]:
 
 def strategy(name: str, description: str, params: tuple = ()):
     """Register a decision function under `name`, compiled with the fixed signature."""
-    from simkit import registry
-    from simkit.whos_the_ass.rules import GAME
 
     def wrap(fn):
         decide = compile_decision(fn)
@@ -79,10 +79,6 @@ def strategy(name: str, description: str, params: tuple = ()):
 
 def seats_for(specs: list[str], players: int) -> list[Seat]:
     """Resolve one spec per seat (or a single spec for every seat) into Seats."""
-    from simkit import registry
-    from simkit.errors import SimkitError
-    from simkit.whos_the_ass.rules import GAME
-
     if len(specs) == 1:
         specs = specs * players
     if len(specs) != players:
