@@ -8,7 +8,6 @@ from pathlib import Path
 
 import click
 import numba as nb
-import numpy as np
 import pandas as pd
 
 from simkit.errors import SimkitError

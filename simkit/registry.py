@@ -101,7 +101,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, float]]:
         if call.args:
             raise SimkitError(f"strategy {spec!r}: parameters must be named, as name(param=value)")
         for kw in call.keywords:
-            if not isinstance(kw.value, ast.Constant) or not isinstance(kw.value.value, (int, float)) or isinstance(kw.value.value, bool):
+            value = getattr(kw.value, "value", None)
+            if not isinstance(kw.value, ast.Constant) or not isinstance(value, (int, float)) or isinstance(value, bool):
                 raise SimkitError(f"strategy {spec!r}: parameter {kw.arg!r} needs a number")
             values[kw.arg] = float(kw.value.value)
     return name, values

@@ -2,7 +2,6 @@
 every kind of bad input, leaving no partial file behind."""
 
 import json
-import os
 import subprocess
 import sys
 

@@ -5,7 +5,6 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simkit.rng import PyRng
 from simkit.whos_the_ass import reference
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.action import LEAD_ASS, PASS, make_set

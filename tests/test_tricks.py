@@ -2,7 +2,6 @@
 
 from conftest import ASS, J14, P, S, illegal_both, play_both, script
 
-
 # Seat 3 holds the ass but the scripts never lead it; seat 0 leads first only if it holds the ass,
 # so most deals give the ass to the seat that should lead.
 

@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 
 from simkit.errors import IllegalMove
+from simkit.rng import below
 from simkit.whos_the_ass import batch
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.legal import nth_legal
-from simkit.rng import below
 from simkit.whos_the_ass.strategy import Seat, compile_decision
 
 BAD = np.int64(4095)  # never legal: the auditor's way to fail the hand

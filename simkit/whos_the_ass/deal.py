@@ -4,9 +4,6 @@ import numba as nb
 import numpy as np
 
 from simkit.rng import GOLDEN, mix64
-
-_S32 = np.uint64(32)
-_LOW32 = np.uint64(0xFFFFFFFF)
 from simkit.whos_the_ass.rules import (
     ASS_WINDOW,
     CARDS_PER_PLAYER,
@@ -15,6 +12,9 @@ from simkit.whos_the_ass.rules import (
     N_CODES,
     N_JOKERS,
 )
+
+_S32 = np.uint64(32)
+_LOW32 = np.uint64(0xFFFFFFFF)
 
 # The 109 cards without the ass, in code order: the stack before shuffling (W5). Card codes fit
 # a byte; unsigned, so indexing a hand by a card needs no negative-index fix-up.

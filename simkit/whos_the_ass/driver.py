@@ -10,7 +10,7 @@ import numpy as np
 from simkit.rng import hand_state, match_seed
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.deal import STACK_DTYPE, STACK_SIZE, deal
-from simkit.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, MAX_TRICKS, penalty_of, play
+from simkit.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, penalty_of, play
 from simkit.whos_the_ass.rules import MAX_PLAYERS, N_CODES
 from simkit.whos_the_ass.strategy import LINEUP
 

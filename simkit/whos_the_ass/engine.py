@@ -6,7 +6,6 @@ code (no exceptions in the hot loop, so the same code can later become a CUDA de
 """
 
 import numba as nb
-import numpy as np
 
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.action import LEAD_ASS, PASS, set_jokers, set_numbers, set_value

@@ -14,7 +14,6 @@ from simkit.errors import IllegalMove
 from simkit.rng import PyRng, py_hand_state, py_match_seed
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.action import PASS, cards_of, describe
-from simkit.whos_the_ass.strategy import lineup_arrays
 from simkit.whos_the_ass.rules import (
     ASS,
     ASS_WINDOW,
@@ -27,6 +26,7 @@ from simkit.whos_the_ass.rules import (
     ass_joker_values,
     check_players,
 )
+from simkit.whos_the_ass.strategy import lineup_arrays
 
 # decider(seat, own hand as 15 counts, public view) -> action code
 Decider = Callable[[int, np.ndarray, np.ndarray], int]
