@@ -74,51 +74,65 @@ def nth_legal(hand, view, nth):
 
     Returns the number of legal actions when `nth` < 0, else the action with index `nth`.
     Distinct means distinct as (value, numbers, jokers): the cards played and what they count as.
+    The order: leading, the ass, then by value, by number cards, by jokers, then jokers alone;
+    following, pass, then by value and number cards, then jokers alone; in an ass trick, number
+    cards by value, then a joker by declared value. Blocks are counted, not walked one by one.
     """
     phase = view[V.PHASE]
     jokers = hand[JOKER]
     k = 0
     if phase == V.LEAD:
         if view[V.MAY_LEAD_ASS] == 1 and hand[0] > 0:
-            if k == nth:
+            if nth == 0:
                 return LEAD_ASS
-            k += 1
-        for v in range(1, 14):
-            for m in range(1, hand[v] + 1):
-                for j in range(jokers + 1):
-                    if k == nth:
-                        return make_set(v, m, j)
-                    k += 1
-        for j in range(1, jokers + 1):
-            if k == nth:
-                return make_set(14, 0, j)
-            k += 1
+            k = 1
+        per = jokers + 1  # each number of cards of a value goes with 0..jokers jokers
+        for u in range(np.uint64(1), np.uint64(14)):
+            block = hand[u] * per
+            if k <= nth < k + block:
+                r = nth - k
+                return make_set(u, 1 + r // per, r % per)
+            k += block
+        if k <= nth < k + jokers:
+            return make_set(14, 0, 1 + nth - k)
+        k += jokers
     elif phase == V.FOLLOW:
         count = view[V.COUNT]
         top = view[V.TOP]
-        if k == nth:
+        if nth == 0:
             return PASS
-        k += 1
-        for v in range(max(top + 1, 1), 14):
-            for m in range(max(1, count - jokers), min(hand[v], count) + 1):
-                if k == nth:
-                    return make_set(v, m, count - m)
-                k += 1
+        k = 1
+        fewest = max(1, count - jokers)  # number cards needed when every joker helps
+        for u in range(np.uint64(max(top + 1, 1)), np.uint64(14)):
+            most = min(hand[u], count)
+            block = most - fewest + 1 if most >= fewest else 0
+            if k <= nth < k + block:
+                m = fewest + nth - k
+                return make_set(u, m, count - m)
+            k += block
         if top < 14 and jokers >= count:
-            if k == nth:
+            if nth == k:
                 return make_set(14, 0, count)
             k += 1
     else:
-        for v in range(1, 14):
-            if hand[v] > 0:
+        for u in range(np.uint64(1), np.uint64(14)):
+            if hand[u] > 0:
                 if k == nth:
-                    return make_set(v, 1, 0)
+                    return make_set(u, 1, 0)
                 k += 1
         if jokers > 0:
-            for d in range(1, 15):
-                if joker_value_allowed(d, view[V.ASS_JOKER]):
+            option = view[V.ASS_JOKER]
+            if option == 2:  # any of 1..14
+                if k <= nth < k + 14:
+                    return make_set(1 + nth - k, 0, 1)
+                k += 14
+            else:
+                if k == nth:
+                    return make_set(1, 0, 1)
+                k += 1
+                if option == 0:  # 1 or 14
                     if k == nth:
-                        return make_set(d, 0, 1)
+                        return make_set(14, 0, 1)
                     k += 1
     if nth < 0:
         return np.int64(k)
