@@ -58,3 +58,22 @@ def test_matches_are_the_same_for_any_thread_count(threads):
     nb.set_num_threads(threads)
     many = batch.matches(SEATS, 200, 4, threshold=200)
     assert np.array_equal(one.totals, many.totals) and np.array_equal(one.hands, many.hands)
+
+
+
+def test_the_compile_cache_is_keyed_by_the_sources(tmp_path):
+    """numba checks only a function's own file; a folder per source hash keeps callers fresh."""
+    import os
+    import subprocess
+    import sys
+
+    from simkit.cache import source_hash
+
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["XDG_CACHE_HOME"] = str(tmp_path)
+    show = [sys.executable, "-c", "import simkit; print(simkit.CACHE_DIR)"]
+    out = subprocess.run(show, env=env, capture_output=True, text=True, check=True).stdout.strip()
+    assert out == str(tmp_path / "simkit" / "numba" / source_hash())
+    env["NUMBA_CACHE_DIR"] = str(tmp_path / "mine")
+    out = subprocess.run(show, env=env, capture_output=True, text=True, check=True).stdout.strip()
+    assert out == str(tmp_path / "mine")
