@@ -46,8 +46,9 @@ def play_both(deal, seats, ass_joker="1or14"):
     return fast
 
 
-def illegal_both(deal, seats, ass_joker="1or14", seat=None):
-    """Both engines must stop with IllegalMove naming the seat."""
+def illegal_both(deal, seats, ass_joker="1or14", seat=None, trick=0):
+    """Both engines must stop with IllegalMove naming the seat, in the given trick (a script that
+    runs out of moves makes an illegal move later, which must not count)."""
     with pytest.raises(IllegalMove) as fast:
         batch.play_deal(seats, deal, {"ass_joker": ass_joker})
     with pytest.raises(IllegalMove) as ref:
@@ -55,6 +56,7 @@ def illegal_both(deal, seats, ass_joker="1or14", seat=None):
                             labels=[s.label for s in seats])
     if seat is not None:
         assert f"at seat {seat} " in str(fast.value) and f"at seat {seat} " in str(ref.value)
+    assert f", trick {trick}:" in str(fast.value) and f", trick {trick}:" in str(ref.value)
     return str(fast.value)
 
 

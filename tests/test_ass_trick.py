@@ -7,7 +7,8 @@ from conftest import ASS, J1, J14, P, S, illegal_both, play_both, script
 def test_w11_only_the_leader_plays_the_ass_and_always_alone():
     deal = [[0, 2, 8], [3, 9], [4, 5], [6, 7]]
     # seat 3 wins trick 0, so seat 0 (holding the ass) follows in trick 1 and may not play it
-    illegal_both(deal, [script(S(2), ASS), script(S(3), P), script(S(4), P), script(S(6), S(7))], seat=0)
+    illegal_both(deal, [script(S(2), ASS), script(S(3), P), script(S(4), P), script(S(6), S(7))], seat=0,
+                 trick=1)
     illegal_both(deal, [script(S(0, 2)), script(P), script(P), script(P)], seat=0)
     illegal_both(deal, [script(S(0, 1, 1)), script(P), script(P), script(P)], seat=0)
     t = play_both([[0, 5], [3], [9], [2]], [script(ASS), script(S(3)), script(S(9)), script(S(2))])
@@ -64,7 +65,8 @@ def test_w14_the_leader_of_an_ass_trick_never_takes_it():
 
 def test_w15_the_taker_may_not_lead_the_ass_in_the_very_next_trick():
     deal = [[0, 5], [2, 8, 8], [1, 8, 8], [2, 9]]
-    illegal_both(deal, [script(ASS, P), script(S(2), P), script(S(1), P), script(S(2), ASS)], seat=3)
+    illegal_both(deal, [script(ASS, P), script(S(2), P), script(S(1), P), script(S(2), ASS)], seat=3,
+                 trick=1)
 
 
 def test_w15_the_taker_may_lead_the_ass_again_from_the_trick_after():
@@ -74,3 +76,14 @@ def test_w15_the_taker_may_lead_the_ass_again_from_the_trick_after():
     assert [tr["kind"] for tr in t["tricks"]] == ["ass", "normal", "ass"]
     assert [tr["leader"] for tr in t["tricks"]] == [0, 3, 3]
     assert t["tricks"][2]["taker"] == 2  # the ass changed hands twice
+
+
+@pytest.mark.parametrize("option, value", [
+    ("1or14", 0), ("1or14", 15), ("1", 0), ("1", 15), ("any", 0), ("any", 15),
+])
+def test_w13_a_joker_is_never_declared_outside_1_to_14(option, value):
+    deal = [[0, 5], [14], [9], [2]]
+    illegal_both(deal, [script(ASS), script(S(value, 0, 1)), script(S(9)), script(S(2))], option, seat=1)
+
+
+# --- W18: each hand of a match is dealt afresh -----------------------------------------------

@@ -5,6 +5,7 @@ import pytest
 from conftest import ASS, P, S, play_both, script
 
 from simkit.errors import SimkitError
+from simkit.rng import match_seed
 from simkit.whos_the_ass import batch, reference
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.legal import nth_legal
@@ -100,3 +101,17 @@ def test_w18_a_match_needs_hands_or_a_threshold():
         batch.matches(seats_for(["lowest"], 3), 2, 0)
     with pytest.raises(SimkitError):
         batch.matches(seats_for(["lowest"], 3), 2, 0, hands=3, threshold=100)
+
+
+def test_w18_hand_j_of_a_match_is_deal_j_of_the_match_seed():
+    seats = seats_for(["lowest"], 4)  # `lowest` ignores scores and hand numbers
+    res = batch.matches(seats, 10, 3, hands=3)
+    for m in range(10):
+        recs = list(batch.traces(seats, 3, int(match_seed(np.uint64(3), m))))
+        assert len({str(r["deal"]) for r in recs}) == 3  # three different deals
+        assert list(res.totals[m]) == [sum(p) for p in zip(*(r["penalties"] for r in recs))]
+        ref = reference.play_match(3, m, seats, check_rules({}), hands=3)
+        assert ref["totals"] == list(res.totals[m])
+
+
+# --- baseline `lowest`: hands without number cards (never drawn by the hypothesis test) -----

@@ -2,6 +2,7 @@
 decision with a plain-Python transcription of the digest's text."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -84,3 +85,28 @@ def test_lowest_matches_the_digest_through_whole_hands():
 
             reference.play_hand(hands, [checked] * n, check_rules({})["ass_joker"])
     assert decisions > 5000
+
+
+def _view(phase, count=0, top=-1, may_lead_ass=False):
+    view = np.zeros(V.SIZE, dtype=np.int64)
+    view[V.PHASE], view[V.COUNT], view[V.TOP] = phase, count, top
+    view[V.MAY_LEAD_ASS] = int(may_lead_ass)
+    return view
+
+
+@pytest.mark.parametrize("jokers", [1, 2, 3])
+def test_lowest_with_only_jokers_leads_all_of_them_and_dodges_with_a_1(jokers):
+    for ass in (0, 1):
+        hand = np.zeros(15, dtype=np.int64)
+        hand[0], hand[14] = ass, jokers
+
+        def call(view, hand=hand):
+            return lowest(hand, view, np.zeros(16), np.zeros(1, np.uint64))
+
+        assert call(_view(V.LEAD)) == make_set(14, 0, jokers)  # all jokers as one set (value 14)
+        assert call(_view(V.ASS_TRICK, top=0)) == make_set(1, 0, 1)  # a joker declared as 1
+        assert call(_view(V.FOLLOW, count=jokers, top=13)) == make_set(14, 0, jokers)
+        assert call(_view(V.FOLLOW, count=jokers, top=14)) == -1  # nothing beats 14
+
+
+# --- W7, W11: the ass is never part of a set (the leader must hold a joker for this to bite) --

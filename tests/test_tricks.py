@@ -67,3 +67,19 @@ def test_w10_the_highest_set_leads_next_and_the_cards_are_discarded():
     assert [tr["winner"] for tr in t["tricks"]] == [3, 3, 3]  # the last raiser; then the leader
     assert [tr["leader"] for tr in t["tricks"]] == [0, 3, 3]
     assert t["final_hands"] == [[0, 3], [9], [6, 8], []]
+
+
+def test_w6_the_ass_holder_leads_a_hand_made_deal_from_any_seat():
+    deal = [[3, 5], [4, 6], [0], [9, 10]]
+    t = play_both(deal, [script(S(3)), script(S(4)), script(ASS), script(S(9))])
+    assert t["tricks"][0]["leader"] == 2 and t["tricks"][0]["kind"] == "ass"
+    assert t["tricks"][0]["taker"] == 3
+    assert t["final_hands"] == [[5], [6], [], [0, 3, 4, 9, 10]]
+
+
+# --- W13: a joker is never declared outside 1..14 --------------------------------------------
+
+
+def test_w7_w11_the_ass_with_a_joker_is_not_a_set():
+    deal = [[0, 14, 5], [3, 9], [4, 6], [7, 8]]
+    illegal_both(deal, [script(S(0, 1, 1)), script(P), script(P), script(P)], seat=0)

@@ -5,10 +5,10 @@ import pytest
 
 from simkit.errors import IllegalMove
 from simkit.rng import below
-from simkit.whos_the_ass import batch
+from simkit.whos_the_ass import batch, reference
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.legal import nth_legal
-from simkit.whos_the_ass.strategy import Seat, compile_decision
+from simkit.whos_the_ass.strategy import Seat, compile_decision, seats_for
 
 BAD = np.int64(4095)  # never legal: the auditor's way to fail the hand
 
@@ -53,3 +53,35 @@ def test_the_auditor_can_fail():
     seats = [Seat("auditor", AUDITOR, (999.0,))] * 4  # a wrong card total
     with pytest.raises(IllegalMove, match="4095|invalid"):
         batch.play(seats, 10, 17)
+
+
+def test_w3_w10_the_reference_view_agrees_with_the_table():
+    """test_view.py audits the compiled engine's view; this audits the reference engine's."""
+    audits = 0
+    for n in (3, 4, 7, 12):
+        seats = seats_for(["random"], n)
+        for i in range(15):
+            dealt, rng = reference.deal(17, i, n)
+            total = sum(len(h) for h in dealt)
+            inner = reference.compiled_deciders(seats, rng)
+
+            def audited(seat, hand, view, inner=inner, total=total):
+                nonlocal audits
+                audits += 1
+                holder = view[V.ASS_HOLDER]
+                assert (hand[0] > 0) == (holder == seat)
+                if view[V.PHASE] == V.ASS_TRICK:
+                    assert holder == -1 and view[V.TABLE] == 1  # the ass lies on the table
+                else:
+                    assert 0 <= holder < n  # W3: the ass is always in somebody's hand, shown to all
+                assert view[V.HAND_SIZES + seat] == hand.sum()
+                cards = view[V.HAND_SIZES:V.HAND_SIZES + n].sum()
+                cards += view[V.DISCARDED:V.DISCARDED + 15].sum() + view[V.TABLE:V.TABLE + 15].sum()
+                assert cards == total  # W10: a normal trick's cards move to the discards
+                return inner[seat](seat, hand, view)
+
+            reference.play_hand(dealt, [audited] * n, "1or14")
+    assert audits > 1000
+
+
+# --- W6: a hand-made deal is led by the ass holder, whoever that is ---------------------------
