@@ -3,6 +3,7 @@
 Compile (or cache-load) time is measured apart from the throughput figures.
 """
 
+import statistics
 import time
 from collections.abc import Callable
 
@@ -17,11 +18,18 @@ from simkit.whos_the_ass.strategy import seats_for
 SEED = 20261130
 
 
+REPEATS = 3
+
+
 def _rate(seats, hands: int, threads: int) -> float:
+    """The median of REPEATS timings: one run on a shared machine is easily disturbed."""
     nb.set_num_threads(threads)
-    start = time.perf_counter()
-    batch.play(seats, hands, SEED)
-    return hands / (time.perf_counter() - start)
+    rates = []
+    for _ in range(REPEATS):
+        start = time.perf_counter()
+        batch.play(seats, hands, SEED)
+        rates.append(hands / (time.perf_counter() - start))
+    return statistics.median(rates)
 
 
 def _reference_rate(seats, hands: int) -> float:
@@ -52,6 +60,7 @@ def run_bench(players: list[int], hands: int, reference_hands: int, echo: Callab
                      "reference": round(ref, 1), "fast/reference": round(one / ref)})
     nb.set_num_threads(all_threads)
     table = pd.DataFrame(rows).set_index("players")
-    echo(f"hands/s, {hands:,} hands per fast measurement, {reference_hands:,} for the reference")
+    echo(f"hands/s: fast engine the median of {REPEATS} runs of {hands:,} hands, "
+         f"reference engine {reference_hands:,} hands")
     echo(table.to_string())
     return table
