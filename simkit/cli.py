@@ -215,8 +215,11 @@ def list_strategies(game):
 
     _game(game)
     for info in registry.available(game):
-        params = ", ".join(f"{p.name}={p.default:g} ({p.low:g}..{p.high:g})" for p in info.params)
-        click.echo(f"{info.name}{f'({params})' if params else ''}\n    {info.description}")
+        shown = ", ".join(f"{p.name}={p.default:g}" for p in info.params)
+        click.echo(f"{info.name}{f'({shown})' if shown else ''}")
+        click.echo(f"    {info.description}")
+        for p in info.params:
+            click.echo(f"    {p.name}: {p.low:g}..{p.high:g}, default {p.default:g}; {p.description}")
 
 
 @cli.command()

@@ -8,6 +8,7 @@ themselves on import; installed packages add theirs through the entry-point grou
 import ast
 import importlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from simkit.errors import SimkitError
@@ -22,15 +23,22 @@ class Param:
     low: float
     high: float
     description: str = ""
+    slot: int | None = None  # its place in the parameter vector; None: its place in the list
 
 
 @dataclass(frozen=True)
 class StrategyInfo:
+    """A registered strategy. Several can share one compiled `decide` and differ in `base`, the
+    parameter vector their named parameters are written into (a preset). A `composer` takes
+    other strategies as arguments instead of numbers and builds the vector itself."""
+
     game: str
     name: str
     description: str
     decide: object
     params: tuple[Param, ...] = field(default=())
+    base: tuple[float, ...] = field(default=())
+    composer: Callable[[dict[str, str]], tuple[tuple[float, ...], str]] | None = None
 
 
 _REGISTRY: dict[tuple[str, str], StrategyInfo] = {}
@@ -86,13 +94,14 @@ def split_specs(text: str) -> list[str]:
     return parts
 
 
-def parse_spec(spec: str) -> tuple[str, dict[str, float]]:
-    """'hoard(release_at=3)' -> ('hoard', {'release_at': 3.0})."""
+def parse_spec(spec: str) -> tuple[str, dict[str, float | str]]:
+    """'hoard(release_at=3)' -> ('hoard', {'release_at': 3.0}); a value that is itself a strategy
+    ('compose(lead=greedy, jokers=hoard(release_at=3))') stays a spec string."""
     m = _SPEC.match(spec)
     if not m:
         raise SimkitError(f"malformed strategy {spec!r} (expected name or name(param=value, ...))")
     name, args = m.group(1), m.group(2)
-    values: dict[str, float] = {}
+    values: dict[str, float | str] = {}
     if args and args.strip():
         try:
             call = ast.parse(f"f({args})", mode="eval").body
@@ -101,10 +110,16 @@ def parse_spec(spec: str) -> tuple[str, dict[str, float]]:
         if call.args:
             raise SimkitError(f"strategy {spec!r}: parameters must be named, as name(param=value)")
         for kw in call.keywords:
-            value = getattr(kw.value, "value", None)
-            if not isinstance(kw.value, ast.Constant) or not isinstance(value, (int, float)) or isinstance(value, bool):
+            node = kw.value
+            if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+                node = ast.Constant(-node.operand.value) if isinstance(node.operand, ast.Constant) else node
+            value = getattr(node, "value", None)
+            if isinstance(node, ast.Constant) and isinstance(value, (int, float)) and not isinstance(value, bool):
+                values[kw.arg] = float(value)
+            elif isinstance(node, (ast.Name, ast.Call)):
+                values[kw.arg] = ast.unparse(node)
+            else:
                 raise SimkitError(f"strategy {spec!r}: parameter {kw.arg!r} needs a number")
-            values[kw.arg] = float(kw.value.value)
     return name, values
 
 
@@ -112,19 +127,31 @@ def resolve(game: str, spec: str) -> tuple[StrategyInfo, tuple[float, ...], str]
     """A spec string -> (strategy, full parameter vector, canonical label)."""
     name, values = parse_spec(spec)
     info = get(game, name)
+    if info.composer is not None:
+        vector, label = info.composer(values)
+        return info, vector, label
+    return resolve_values(info, values)
+
+
+def resolve_values(info: StrategyInfo, values: dict[str, float | str]) -> tuple[StrategyInfo, tuple[float, ...], str]:
+    """Named parameter values -> (strategy, full parameter vector, canonical label)."""
+    name = info.name
     known = {p.name: p for p in info.params}
-    for key in values:
+    for key, v in values.items():
         if key not in known:
             names = ", ".join(known) or "none"
             raise SimkitError(f"strategy {name!r} has no parameter {key!r} (parameters: {names})")
-    vector = []
-    for p in info.params:
+        if isinstance(v, str):
+            raise SimkitError(f"strategy {name!r}: parameter {key!r} needs a number, got {v!r}")
+    vector = list(info.base) or [0.0] * len(info.params)
+    for i, p in enumerate(info.params):
         v = values.get(p.name, p.default)
         if not (p.low <= v <= p.high):
             raise SimkitError(
                 f"strategy {name!r}: parameter {p.name}={v:g} is outside {p.low:g}..{p.high:g}"
             )
-        vector.append(v)
+        slot = i if p.slot is None else p.slot
+        vector[slot] = v
     label = name
     if values:
         label += "(" + ", ".join(f"{p.name}={values[p.name]:g}" for p in info.params if p.name in values) + ")"
