@@ -74,6 +74,15 @@ rule_opt = click.option("--rule", "rule_pairs", multiple=True, metavar="NAME=VAL
                         help="Set a rule option, e.g. --rule ass_joker=any (repeatable).")
 game_opt = click.option("--game", type=str, default="whos-the-ass", show_default=True, help="The game.")
 threads_opt = click.option("--threads", type=int, default=None, help="Threads (default: all cores).")
+strategy_file_opt = click.option("--strategy-file", "strategy_files", multiple=True, metavar="FILE.py",
+                                 help="Load your own strategies from a Python file (repeatable).")
+
+
+def _load_files(files: tuple[str, ...]) -> None:
+    from simkit.plugins import load_strategy_file
+
+    for f in files:
+        load_strategy_file(f)
 
 
 def _seed(text: str) -> int:
@@ -112,8 +121,9 @@ def cli():
 @ass_joker_opt
 @rule_opt
 @threads_opt
+@strategy_file_opt
 @click.option("--chunks", type=int, default=100, show_default=True, help="Progress updates (no effect on results).")
-def simulate(game, players, hands, seed, strategies, ass_joker, rule_pairs, threads, chunks):
+def simulate(game, players, hands, seed, strategies, ass_joker, rule_pairs, threads, strategy_files, chunks):
     """Play many hands on all cores and print per-seat results with 95% intervals."""
     from tqdm import tqdm
 
@@ -121,6 +131,7 @@ def simulate(game, players, hands, seed, strategies, ass_joker, rule_pairs, thre
     from simkit.whos_the_ass import batch
 
     _game(game)
+    _load_files(strategy_files)
     seats = _seats(strategies, players)
     rules, seed, hands = _rules(ass_joker, rule_pairs), _seed(seed), _hands(hands)
     nthreads = _set_threads(threads)
@@ -155,13 +166,15 @@ def simulate(game, players, hands, seed, strategies, ass_joker, rule_pairs, thre
 @strategies_opt
 @ass_joker_opt
 @rule_opt
+@strategy_file_opt
 @click.option("-o", "--output", type=str, required=True, help="The JSON Lines file to write.")
-def trace(game, players, hands, seed, strategies, ass_joker, rule_pairs, output):
+def trace(game, players, hands, seed, strategies, ass_joker, rule_pairs, strategy_files, output):
     """Write hands move by move as JSON Lines (shared/spec/traces.md)."""
     from simkit.whos_the_ass import batch
     from simkit.whos_the_ass.trace import to_line
 
     _game(game)
+    _load_files(strategy_files)
     seats = _seats(strategies, players)
     rules, seed, hands = _rules(ass_joker, rule_pairs), _seed(seed), _hands(hands)
     tmp = _writable_temp(output)
@@ -209,11 +222,13 @@ def check(file):
 
 @cli.command("strategies")
 @game_opt
-def list_strategies(game):
+@strategy_file_opt
+def list_strategies(game, strategy_files):
     """List the strategies with their parameters."""
     from simkit import registry
 
     _game(game)
+    _load_files(strategy_files)
     for info in registry.available(game):
         shown = ", ".join(f"{p.name}={p.default:g}" for p in info.params)
         click.echo(f"{info.name}{f'({shown})' if shown else ''}")
@@ -229,17 +244,27 @@ def list_strategies(game):
               help="Hands for the reference engine (plain Python, slow).")
 @click.option("--players", "player_list", type=str, default="3,4,6,8,12", show_default=True,
               help="Player counts to measure.")
-def bench(hands, reference_hands, player_list):
-    """Hands/s of the fast engine (1 thread and all threads) and of the reference engine."""
+@click.option("--strategy-hands", type=int, default=200_000, show_default=True,
+              help="Hands per measurement of each strategy (0: skip that table).")
+@strategy_file_opt
+def bench(hands, reference_hands, player_list, strategy_hands, strategy_files):
+    """Hands/s of the fast engine (1 thread and all threads) and of the reference engine, then of
+    every strategy against all-lowest."""
     start = time.perf_counter()
-    from simkit.whos_the_ass.bench import run_bench  # compiles the engine, or loads it from the cache
+    from simkit.whos_the_ass.bench import run_bench, strategy_bench  # compiles the engine, or loads it
 
     load = time.perf_counter() - start
+    _load_files(strategy_files)
     try:
         counts = [int(x) for x in player_list.split(",")]
     except ValueError:
         raise SimkitError(f"--players must be a comma-separated list of numbers, got {player_list!r}") from None
     run_bench(counts, _hands(hands), _hands(reference_hands), echo=click.echo, load_seconds=load)
+    if strategy_hands < 0:
+        raise SimkitError(f"--strategy-hands must be 0 or more, got {strategy_hands}")
+    if strategy_hands:
+        click.echo("")
+        strategy_bench(strategy_hands, echo=click.echo)
 
 
 def main() -> None:

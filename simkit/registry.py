@@ -39,6 +39,7 @@ class StrategyInfo:
     params: tuple[Param, ...] = field(default=())
     base: tuple[float, ...] = field(default=())
     composer: Callable[[dict[str, str]], tuple[tuple[float, ...], str]] | None = None
+    origin: str = ""  # "file.py: function" for a user's strategy, named in its errors
 
 
 _REGISTRY: dict[tuple[str, str], StrategyInfo] = {}
@@ -69,9 +70,33 @@ def get(game: str, name: str) -> StrategyInfo:
 
 
 def _load_builtins(game: str) -> None:
+    """The built-in strategies, then those of installed packages (entry points)."""
     module = _BUILTIN_MODULES.get(game)
     if module:
         importlib.import_module(module)
+    _load_entry_points()
+
+
+_ENTRY_POINTS_LOADED: list[str] = []
+
+
+def _load_entry_points() -> None:
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        if ep.name in _ENTRY_POINTS_LOADED:
+            continue
+        _ENTRY_POINTS_LOADED.append(ep.name)
+        try:
+            ep.load()
+        except SimkitError as e:
+            raise SimkitError(f"strategies of installed package {ep.value!r}: {e}") from None
+        except Exception as e:  # a broken third-party package must not look like a simkit fault
+            raise SimkitError(f"strategies of installed package {ep.value!r} fail to load: "
+                              f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}") from None
+
+
+ENTRY_POINT_GROUP = "simkit.strategies"
 
 
 def split_specs(text: str) -> list[str]:

@@ -123,9 +123,11 @@ def test_strategies_lists_the_builtins(run):
 
 
 def test_bench_reports_both_engines(run):
-    code, out, _ = run("bench", "--hands", "2000", "--reference-hands", "5", "--players", "4")
+    code, out, _ = run("bench", "--hands", "2000", "--reference-hands", "5", "--players", "4",
+                       "--strategy-hands", "2000")
     assert code == 0
     assert "engine ready in" in out and "fast/reference" in out and "1 thread" in out
+    assert "% of lowest" in out and "hoard" in out and "compose" in out
 
 
 def test_the_console_script_is_installed():

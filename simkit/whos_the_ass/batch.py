@@ -42,8 +42,9 @@ def _raise_illegal(seats: list[Seat], row: np.ndarray) -> None:
     hand, status, seat, trick, action, phase = (int(x) for x in row)
     if status != ILLEGAL:
         raise SimkitError(f"hand {hand} did not end within {MAX_TRICKS} tricks (engine fault)")
+    origin = f" ({seats[seat].origin})" if seats[seat].origin else ""
     raise IllegalMove(
-        f"strategy {seats[seat].label!r} at seat {seat} made an illegal move in hand {hand}, "
+        f"strategy {seats[seat].label!r}{origin} at seat {seat} made an illegal move in hand {hand}, "
         f"trick {trick}: {describe(action)} ({_WHY[phase]})"
     )
 

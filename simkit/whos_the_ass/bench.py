@@ -64,3 +64,34 @@ def run_bench(players: list[int], hands: int, reference_hands: int, echo: Callab
          f"reference engine {reference_hands:,} hands")
     echo(table.to_string())
     return table
+
+
+def strategy_bench(hands: int, echo: Callable[[str], None] = print, players: int = 4) -> pd.DataFrame:
+    """Hands/s on one thread for each registered strategy at its defaults: with every seat playing
+    it, and in one seat against `lowest` in the others. Strategies that make hands longer cost
+    more per hand, so tricks/s is shown too: the cost of the decisions themselves."""
+    from simkit import registry
+    from simkit.whos_the_ass.rules import GAME
+
+    def measure(specs):
+        seats = seats_for(specs, players)
+        rate = _rate(seats, hands, 1)
+        tricks = float(batch.play(seats, min(hands, 100_000), SEED).tricks.mean())
+        return rate, tricks
+
+    base, base_tricks = measure(["lowest"])
+    rows = []
+    for info in registry.available(GAME):
+        spec = info.name + ("()" if info.composer else "")
+        alone, tricks = measure([spec])
+        one, _ = measure([spec] + ["lowest"] * (players - 1))
+        rows.append({"strategy": info.name, "all seats": round(alone), "tricks/hand": round(tricks, 2),
+                     "% hands/s": round(100 * alone / base),
+                     "% tricks/s": round(100 * alone * tricks / (base * base_tricks)),
+                     "1 seat + lowest": round(one), "% ": round(100 * one / base)})
+    nb.set_num_threads(nb.config.NUMBA_NUM_THREADS)
+    table = pd.DataFrame(rows).set_index("strategy").sort_values("% tricks/s")
+    echo(f"hands/s per strategy at {players} players on one thread (median of {REPEATS} runs of {hands:,} "
+         f"hands); % of all-lowest = {base:,.0f} hands/s, {base * base_tricks:,.0f} tricks/s")
+    echo(table.to_string())
+    return table

@@ -2,9 +2,11 @@
 takes (a tuple of first-class functions, one per seat, padded to MAX_PLAYERS so one compiled
 driver serves every player count and every strategy without recompiling)."""
 
+import inspect
 import sys
 import warnings
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numba as nb
 import numpy as np
@@ -54,6 +56,7 @@ class Seat:
     label: str
     decide: object
     params: tuple[float, ...] = field(default=())
+    origin: str = ""  # "file.py: function" for a user's strategy
 
 
 def lineup_arrays(seats: list[Seat]) -> tuple[tuple, np.ndarray]:
@@ -67,14 +70,37 @@ def lineup_arrays(seats: list[Seat]) -> tuple[tuple, np.ndarray]:
 
 
 def strategy(name: str, description: str, params: tuple = ()):
-    """Register a decision function under `name`, compiled with the fixed signature."""
+    """Register a decision function under `name`, compiled with the fixed signature.
+
+    A function with the wrong arguments, or one numba cannot compile, is an error naming its
+    file and function.
+    """
 
     def wrap(fn):
-        decide = compile_decision(fn)
-        registry.add(registry.StrategyInfo(GAME, name, description, decide, tuple(params)))
+        origin = _origin(fn)
+        arguments = list(inspect.signature(fn).parameters)
+        if len(arguments) != 4:
+            raise SimkitError(
+                f"{origin}: a strategy takes (hand, view, params, rng), this one takes ({', '.join(arguments)})")
+        try:
+            decide = compile_decision(fn)
+        except NumbaError as e:
+            detail = next((x.strip() for x in str(e).splitlines() if x.strip()), type(e).__name__)
+            raise SimkitError(f"{origin}: does not compile: {detail}") from None
+        builtin = fn.__module__.startswith("strategies.")
+        registry.add(registry.StrategyInfo(GAME, name, description, decide, tuple(params),
+                                           origin="" if builtin else origin))
         return decide
 
     return wrap
+
+
+def _origin(fn) -> str:
+    try:
+        file = Path(inspect.getsourcefile(fn) or "?").name
+    except TypeError:
+        file = "?"
+    return f"{file}: {fn.__name__}"
 
 
 def seats_for(specs: list[str], players: int) -> list[Seat]:
@@ -89,5 +115,5 @@ def seats_for(specs: list[str], players: int) -> list[Seat]:
     seats = []
     for spec in specs:
         info, vector, label = registry.resolve(GAME, spec)
-        seats.append(Seat(label, info.decide, vector))
+        seats.append(Seat(label, info.decide, vector, info.origin))
     return seats

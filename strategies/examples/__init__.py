@@ -1,0 +1,1 @@
+"""Worked examples of users' strategy files (load one with --strategy-file)."""

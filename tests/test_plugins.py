@@ -1,0 +1,123 @@
+"""Users' strategy files: the worked example runs at full speed through both engines, and every
+kind of mistake in a file is one clear line naming the file and the function."""
+
+import sys
+import textwrap
+
+import pytest
+
+from simkit import cli
+from simkit.plugins import load_strategy_file
+from simkit.whos_the_ass import batch, reference
+from simkit.whos_the_ass.rules import check_rules
+from simkit.whos_the_ass.strategy import seats_for
+
+EXAMPLE = "strategies/examples/my_strategies.py"
+
+
+@pytest.fixture
+def run(capsys, monkeypatch):
+    def _run(*args):
+        monkeypatch.setattr(sys, "argv", ["simkit", *map(str, args)])
+        code = 0
+        try:
+            cli.main()
+        except SystemExit as e:
+            code = e.code or 0
+        out, err = capsys.readouterr()
+        return code, out, err
+    return _run
+
+
+def write(tmp_path, name, body):
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(body))
+    return path
+
+
+HEADER = """
+from simkit.whos_the_ass import view as V
+from simkit.whos_the_ass.action import PASS, LEAD_ASS, make_set
+from simkit.whos_the_ass.strategy import strategy
+"""
+
+
+def test_the_example_file_works_first_time(run):
+    code, out, err = run("simulate", "--strategy-file", EXAMPLE, "-n", "4", "-H", "20000",
+                         "--strategies", "pairs_first,lowest,pairs_first(min_raise=3),lowest")
+    assert code == 0, err
+    assert "pairs_first(min_raise=3)" in out
+    code, out, _ = run("strategies", "--strategy-file", EXAMPLE)
+    assert "pairs_first(min_raise=8)" in out and "min_raise: 1..13" in out
+
+
+def test_the_example_plays_identically_in_both_engines():
+    load_strategy_file(EXAMPLE)
+    for option in ("1or14", "1", "any"):
+        rules = check_rules({"ass_joker": option})
+        for n in (3, 7, 12):
+            seats = seats_for(["pairs_first", "random", "lowest"] * 4, 12)[:n]
+            for k, fast in enumerate(batch.traces(seats, 15, 5, rules)):
+                assert fast == reference.trace_hand(5, k, seats, rules)
+
+
+def test_trace_and_check_with_a_user_strategy(run, tmp_path):
+    out = tmp_path / "t.jsonl"
+    code, _, err = run("trace", "--strategy-file", EXAMPLE, "-n", "4", "-H", "5", "--strategies", "pairs_first",
+                       "-o", out)
+    assert code == 0, err
+    code, text, _ = run("check", out)
+    assert code == 0 and "5 hands follow the rules" in text
+
+
+@pytest.mark.parametrize("body, message", [
+    (HEADER + """
+@strategy("two_args", "x")
+def two_args(hand, view):
+    return PASS
+""", "my.py: two_args: a strategy takes (hand, view, params, rng), this one takes (hand, view)"),
+    (HEADER + """
+@strategy("bad_types", "x")
+def bad_types(hand, view, params, rng):
+    return "pass"
+""", "my.py: bad_types: does not compile"),
+    (HEADER + """
+@strategy("broken", "x")
+def broken(hand, view, params, rng)
+    return PASS
+""", "my.py, line 7: syntax error"),
+    (HEADER + """
+raise RuntimeError("boom")
+""", "my.py, line 6: RuntimeError: boom"),
+    (HEADER + """
+@strategy("lowest", "a second lowest")
+def lowest(hand, view, params, rng):
+    return PASS
+""", "registered twice"),
+])
+def test_mistakes_in_a_strategy_file_are_one_clear_line(run, tmp_path, body, message):
+    path = write(tmp_path, "my.py", body)
+    code, out, err = run("simulate", "--strategy-file", path, "-n", "4", "-H", "10")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and message in err, err
+
+
+def test_an_illegal_move_names_the_file_and_function(run, tmp_path):
+    path = write(tmp_path, "sneaky.py", HEADER + """
+@strategy("always_pass", "passes even when leading")
+def always_pass(hand, view, params, rng):
+    return PASS
+""")
+    out_file = tmp_path / "t.jsonl"
+    out_file.write_text("earlier\n")
+    code, _, err = run("trace", "--strategy-file", path, "-n", "4", "--strategies", "always_pass", "-o", out_file)
+    assert code == 2
+    assert "strategy 'always_pass' (sneaky.py: always_pass) at seat" in err and "illegal move" in err
+    assert err.count("\n") == 1
+    assert out_file.read_text() == "earlier\n"  # nothing half-written, the earlier result kept
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sneaky.py", "t.jsonl"]
+
+
+def test_a_missing_strategy_file(run):
+    code, _, err = run("simulate", "--strategy-file", "nope.py", "-n", "4")
+    assert code == 2 and "strategy file nope.py does not exist" in err
