@@ -127,7 +127,7 @@ def test_bench_reports_both_engines(run):
                        "--strategy-hands", "2000")
     assert code == 0
     assert "engine ready in" in out and "fast/reference" in out and "1 thread" in out
-    assert "% of lowest" in out and "hoard" in out and "compose" in out
+    assert "% tricks/s" in out and "hoard" in out and "compose" in out
 
 
 def test_the_console_script_is_installed():
