@@ -85,6 +85,15 @@ def _load_files(files: tuple[str, ...]) -> None:
         load_strategy_file(f)
 
 
+def _markdown(table: pd.DataFrame) -> str:
+    """A DataFrame as a GitHub Markdown table, index first."""
+    header = [table.index.name or ""] + list(table.columns)
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for name, row in table.iterrows():
+        lines.append("| " + " | ".join([str(name)] + [str(v) for v in row]) + " |")
+    return "\n".join(lines)
+
+
 def _seed(text: str) -> int:
     from simkit.whos_the_ass.batch import check_seed
 
@@ -218,6 +227,53 @@ def check(file):
         raise SimkitError(f"no trace file {file}")
     n = check_file(file)
     click.echo(f"{file}: {n:,} hands follow the rules and the trace format")
+
+
+@cli.command()
+@players_opt
+@click.option("--hands", "-H", type=int, default=1_000_000, show_default=True, help="Hands per strategy.")
+@seed_opt
+@click.option("--strategies", type=str, default=None,
+              help="Strategies to rate (default: every registered one but lowest, at its defaults).")
+@ass_joker_opt
+@rule_opt
+@strategy_file_opt
+@click.option("--markdown", is_flag=True, help="Print a Markdown table (for docs).")
+def strength(players, hands, seed, strategies, ass_joker, rule_pairs, strategy_files, markdown):
+    """Rate strategies: each in one seat against lowest, paired with all-lowest on the same deals."""
+    from tqdm import tqdm
+
+    from experiments.strength import BASELINE, strength_table
+    from simkit import registry
+    from simkit.registry import split_specs
+    from simkit.whos_the_ass.rules import GAME, check_players
+
+    _load_files(strategy_files)
+    check_players(players)
+    rules, seed, hands = _rules(ass_joker, rule_pairs), _seed(seed), _hands(hands)
+    if strategies:
+        candidates = split_specs(strategies)
+    else:
+        candidates = [i.name + ("()" if i.composer else "") for i in registry.available(GAME) if i.name != BASELINE]
+    for spec in candidates:
+        registry.resolve(GAME, spec)  # every name checked before anything runs
+    start = time.perf_counter()
+    with tqdm(total=hands * (len(candidates) + 1), unit="hand", unit_scale=True, file=sys.stderr,
+              leave=False, disable=None) as bar:
+        table = strength_table(candidates, players, hands, seed, rules, progress=bar.update)
+    elapsed = time.perf_counter() - start
+    click.echo(f"Strength at {players} players: each strategy in one seat (rotated) against {BASELINE}, "
+               f"{hands:,} hands each, seed {seed}, ass_joker={rules['ass_joker']}; 'vs lowest' is the paired "
+               "difference in mean penalty per hand to lowest in the same seat on the same deals "
+               "(negative = better), ± the 95% interval")
+    shown = pd.DataFrame({
+        "mean penalty": [f"{m:.3f} ± {h:.3f}" for m, h in zip(table["mean penalty"], table["±"])],
+        "vs lowest": [f"{d:+.3f} ± {h:.3f}" for d, h in zip(table["vs lowest"], table["± "])],
+        "decisive": table["decisive"].map({True: "yes", False: "no"}),
+        "n": [f"{n:,}" for n in table["n"]],
+    }, index=table.index)
+    click.echo(_markdown(shown) if markdown else shown.to_string())
+    click.echo(f"({hands * (len(candidates) + 1):,} hands in {elapsed:.1f} s)")
 
 
 @cli.command("strategies")
