@@ -26,9 +26,13 @@ LOWEST_CASES = [(3, "1or14"), (5, "any"), (7, "1"), (9, "1or14"), (12, "any")]
 HANDS_B = 6
 
 
+BUILTINS = ["random", "lowest", "greedy", "highest", "spend", "hoard", "dump", "delay", "dodge", "grab",
+            "keep_low", "compose()"]
+
+
 def mixed_lineup(n: int) -> list[str]:
-    """A mixed random/lowest lineup that differs by player count."""
-    return ["random" if (s + n) % 3 else "lowest" for s in range(n)]
+    """A lineup of built-in strategies (every one appears over the player counts), `lowest` in it."""
+    return [BUILTINS[(s * 5 + n) % len(BUILTINS)] if s else "lowest" for s in range(n)]
 
 
 def run_trace(out: Path, n: int, hands: int, seed: int, strategies: list[str], ass_joker: str) -> list[dict]:

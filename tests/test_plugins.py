@@ -121,3 +121,38 @@ def always_pass(hand, view, params, rng):
 def test_a_missing_strategy_file(run):
     code, _, err = run("simulate", "--strategy-file", "nope.py", "-n", "4")
     assert code == 2 and "strategy file nope.py does not exist" in err
+
+
+def test_installed_packages_offer_strategies_through_entry_points(tmp_path, monkeypatch):
+    import importlib.metadata
+
+    from simkit import registry
+
+    (tmp_path / "simkit_extra_strats.py").write_text(textwrap.dedent(HEADER + """
+@strategy("from_a_package", "always leads the lowest card alone")
+def from_a_package(hand, view, params, rng):
+    if view[V.PHASE] == V.LEAD and view[V.MAY_LEAD_ASS] == 1:
+        return LEAD_ASS
+    for v in range(1, 14):
+        if hand[v] > 0:
+            return make_set(v, 1, 0) if view[V.PHASE] != V.FOLLOW else PASS
+    return make_set(14, 0, 1) if view[V.PHASE] == V.LEAD else make_set(1, 0, 1)
+"""))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    point = importlib.metadata.EntryPoint("extra", "simkit_extra_strats", registry.ENTRY_POINT_GROUP)
+    monkeypatch.setattr(importlib.metadata, "entry_points",
+                        lambda group=None: [point] if group == registry.ENTRY_POINT_GROUP else [])
+    seats = seats_for(["from_a_package", "lowest", "lowest"], 3)
+    assert batch.play(seats, 100, 1).penalties.shape == (100, 3)
+
+
+def test_a_broken_installed_package_is_named(monkeypatch):
+    import importlib.metadata
+
+    from simkit import registry
+
+    point = importlib.metadata.EntryPoint("broken", "no_such_module_xyz", registry.ENTRY_POINT_GROUP)
+    monkeypatch.setattr(importlib.metadata, "entry_points",
+                        lambda group=None: [point] if group == registry.ENTRY_POINT_GROUP else [])
+    with pytest.raises(Exception, match="installed package 'no_such_module_xyz'"):
+        registry.available("whos-the-ass")
