@@ -1,8 +1,11 @@
 """Shared test helpers: scripted strategies and a runner that plays a hand-made deal through
 both engines and insists they agree."""
 
+import sys
+
 import numpy as np
 import pytest
+from hypothesis import strategies as st
 
 from simkit.errors import IllegalMove
 from simkit.rng import PyRng
@@ -63,3 +66,38 @@ def illegal_both(deal, seats, ass_joker="1or14", seat=None, trick=0):
 @pytest.fixture(scope="session")
 def lowest4():
     return seats_for(["lowest"], 4)
+
+
+@pytest.fixture
+def run(capsys, monkeypatch):
+    """Run the `simkit` command in-process: (exit code, stdout, stderr)."""
+    from simkit import cli
+
+    def _run(*args):
+        monkeypatch.setattr(sys, "argv", ["simkit", *map(str, args)])
+        code = 0
+        try:
+            cli.main()
+        except SystemExit as e:
+            code = e.code or 0
+        out, err = capsys.readouterr()
+        return code, out, err
+    return _run
+
+
+@st.composite
+def positions(draw):
+    """A decision position (hand, view) that can occur: a leader always holds a card it may lead,
+    nobody following in an ass trick holds the ass."""
+    hand = np.array(draw(st.lists(st.integers(0, 4), min_size=15, max_size=15)), dtype=np.int64)
+    phase = draw(st.sampled_from([V.LEAD, V.FOLLOW, V.ASS_TRICK]))
+    hand[0] = 0 if phase == V.ASS_TRICK else min(hand[0], 1)
+    hand[14] = min(hand[14], 5)
+    if hand[1:].sum() == 0:
+        hand[14] = 1
+    view = np.zeros(V.SIZE, dtype=np.int64)
+    view[V.PHASE] = phase
+    view[V.COUNT] = draw(st.integers(1, 5)) if phase == V.FOLLOW else 0
+    view[V.TOP] = draw(st.integers(1, 14)) if phase != V.LEAD else -1
+    view[V.MAY_LEAD_ASS] = int(phase == V.LEAD and hand[0] == 1 and draw(st.booleans()))
+    return hand, view

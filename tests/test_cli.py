@@ -7,22 +7,6 @@ import sys
 
 import pytest
 
-from simkit import cli
-
-
-@pytest.fixture
-def run(capsys, monkeypatch):
-    def _run(*args):
-        monkeypatch.setattr(sys, "argv", ["simkit", *map(str, args)])
-        code = 0
-        try:
-            cli.main()
-        except SystemExit as e:
-            code = e.code or 0
-        out, err = capsys.readouterr()
-        return code, out, err
-    return _run
-
 
 @pytest.mark.parametrize("args, message", [
     (["simulate", "-n", "2"], "3 to 12 players"),

@@ -2,8 +2,8 @@
 
 import numpy as np
 import pytest
+from conftest import positions
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from simkit import registry
 from simkit.errors import SimkitError
@@ -36,25 +36,10 @@ def view_of(phase, count=0, top=-1, may_lead_ass=False, seat=0, leader=0, player
     return v
 
 
-positions = st.fixed_dictionaries({
-    "hand": st.lists(st.integers(0, 4), min_size=15, max_size=15),
-    "phase": st.sampled_from([V.LEAD, V.FOLLOW, V.ASS_TRICK]),
-    "count": st.integers(1, 5),
-    "top": st.integers(1, 14),
-    "may_lead_ass": st.booleans(),
-})
-
-
 @settings(max_examples=1500, deadline=None)
-@given(positions)
-def test_compose_with_nothing_set_is_the_baseline(pos):
-    hand = np.array(pos["hand"], dtype=np.int64)
-    hand[0] = min(hand[0], 1)
-    hand[14] = min(hand[14], 5)
-    if hand[1:].sum() == 0:
-        hand[14] = 1
-    view = view_of(pos["phase"], pos["count"] if pos["phase"] == V.FOLLOW else 0,
-                   pos["top"] if pos["phase"] != V.LEAD else -1, pos["may_lead_ass"] and hand[0] == 1)
+@given(positions())
+def test_compose_with_nothing_set_is_the_baseline(position):
+    hand, view = position
     expected = lowest(hand, view, np.zeros(16), np.zeros(1, np.uint64))
     for spec in ("compose()", "dump", "dodge", "compose(lead=lowest, follow=lowest, ass=dodge, jokers=as_needed)"):
         assert decide(spec, hand, view) == expected, spec

@@ -3,8 +3,8 @@ decision with a plain-Python transcription of the digest's text."""
 
 import numpy as np
 import pytest
+from conftest import positions
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from simkit.whos_the_ass import reference
 from simkit.whos_the_ass import view as V
@@ -40,31 +40,12 @@ def digest_lowest(hand, phase, count, top, may_lead_ass):
     return make_set(held[0], 1, 0) if held else make_set(1, 0, 1)
 
 
-positions = st.fixed_dictionaries({
-    "hand": st.lists(st.integers(0, 4), min_size=15, max_size=15),
-    "phase": st.sampled_from([V.LEAD, V.FOLLOW, V.ASS_TRICK]),
-    "count": st.integers(1, 5),
-    "top": st.integers(1, 14),
-    "may_lead_ass": st.booleans(),
-})
-
-
 @settings(max_examples=2000, deadline=None)
-@given(positions)
-def test_lowest_matches_the_digest_on_any_position(pos):
-    hand = np.array(pos["hand"], dtype=np.int64)
-    hand[0] = min(hand[0], 1)
-    hand[J] = min(hand[J], 5)
-    if pos["phase"] == V.LEAD and not pos["may_lead_ass"] and hand[1:].sum() == 0:
-        hand[J] = 1  # a leader always holds some card it may lead
-    view = np.zeros(V.SIZE, dtype=np.int64)
-    view[V.PHASE] = pos["phase"]
-    view[V.COUNT] = pos["count"] if pos["phase"] == V.FOLLOW else 0
-    view[V.TOP] = pos["top"] if pos["phase"] != V.LEAD else -1
-    may = pos["may_lead_ass"] and hand[0] == 1 and pos["phase"] == V.LEAD
-    view[V.MAY_LEAD_ASS] = int(may)
+@given(positions())
+def test_lowest_matches_the_digest_on_any_position(position):
+    hand, view = position
     got = lowest(hand, view, np.zeros(16), np.zeros(1, np.uint64))
-    assert got == digest_lowest(hand, pos["phase"], view[V.COUNT], view[V.TOP], may)
+    assert got == digest_lowest(hand, view[V.PHASE], view[V.COUNT], view[V.TOP], bool(view[V.MAY_LEAD_ASS]))
 
 
 def test_lowest_matches_the_digest_through_whole_hands():

@@ -1,32 +1,16 @@
 """Users' strategy files: the worked example runs at full speed through both engines, and every
 kind of mistake in a file is one clear line naming the file and the function."""
 
-import sys
 import textwrap
 
 import pytest
 
-from simkit import cli
 from simkit.plugins import load_strategy_file
 from simkit.whos_the_ass import batch, reference
 from simkit.whos_the_ass.rules import check_rules
 from simkit.whos_the_ass.strategy import seats_for
 
 EXAMPLE = "strategies/examples/my_strategies.py"
-
-
-@pytest.fixture
-def run(capsys, monkeypatch):
-    def _run(*args):
-        monkeypatch.setattr(sys, "argv", ["simkit", *map(str, args)])
-        code = 0
-        try:
-            cli.main()
-        except SystemExit as e:
-            code = e.code or 0
-        out, err = capsys.readouterr()
-        return code, out, err
-    return _run
 
 
 def write(tmp_path, name, body):
