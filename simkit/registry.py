@@ -24,6 +24,7 @@ class Param:
     high: float
     description: str = ""
     slot: int | None = None  # its place in the parameter vector; None: its place in the list
+    integer: bool = False  # a count: whole numbers only
 
 
 @dataclass(frozen=True)
@@ -175,6 +176,8 @@ def resolve_values(info: StrategyInfo, values: dict[str, float | str]) -> tuple[
             raise SimkitError(
                 f"strategy {name!r}: parameter {p.name}={v:g} is outside {p.low:g}..{p.high:g}"
             )
+        if p.integer and v != int(v):
+            raise SimkitError(f"strategy {name!r}: parameter {p.name} must be a whole number, got {v:g}")
         slot = i if p.slot is None else p.slot
         vector[slot] = v
     label = name

@@ -155,6 +155,7 @@ def test_compose_mixes_decision_points():
     ("compose(jokers=hoard(release_at=99))", "outside 0..13"),
     ("hoard(release_at=greedy)", "needs a number"),
     ("delay(x=1)", "has no parameter 'x'"),
+    ("keep_low(k=1.5)", "must be a whole number"),
 ])
 def test_bad_specs_are_clear_errors(spec, message):
     with pytest.raises(SimkitError, match=message):

@@ -43,7 +43,7 @@ CHOICES = {
     "dump": ((P.ASS_LEAD,), P.DUMP, ()),
     "delay": ((P.ASS_LEAD,), P.DELAY, (Param("delay_until", 6, 1, 13,
                                              "lead the ass once the hand has this many cards or fewer",
-                                             P.DELAY_UNTIL),)),
+                                             P.DELAY_UNTIL, integer=True),)),
     "dodge": ((P.ASS,), P.DODGE, ()),
     "grab": ((P.ASS,), P.GRAB, (Param("max_cost", 35, 0, 300, "the most penalty points on the table worth taking",
                                       P.MAX_COST),)),
@@ -51,9 +51,10 @@ CHOICES = {
     "spend": ((P.JOKERS,), P.SPEND, ()),
     "hoard": ((P.JOKERS,), P.HOARD, (Param("release_at", 3, 0, 13,
                                            "spend jokers once the hand has this many cards or fewer",
-                                           P.RELEASE_AT),)),
+                                           P.RELEASE_AT, integer=True),)),
     "no_reserve": ((P.RESERVE,), P.NONE, ()),
-    "keep_low": ((P.RESERVE,), P.KEEP_LOW, (Param("k", 2, 0, 13, "how many of the lowest cards to keep", P.KEEP),)),
+    "keep_low": ((P.RESERVE,), P.KEEP_LOW, (Param("k", 2, 0, 13, "how many of the lowest cards to keep", P.KEEP,
+                                                  integer=True),)),
 }
 SLOTS = {"lead": P.LEAD, "follow": P.FOLLOW, "ass_lead": P.ASS_LEAD, "ass": P.ASS, "jokers": P.JOKERS,
          "reserve": P.RESERVE}
