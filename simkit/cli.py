@@ -98,7 +98,7 @@ def _seed(text: str) -> int:
     from simkit.whos_the_ass.batch import check_seed
 
     try:
-        value = int(text, 0)
+        value = int(text, 16) if text.lower().startswith("0x") else int(text)
     except ValueError:
         raise SimkitError(f"seed must be an integer from 0 to 2**64-1, got {text!r}") from None
     return check_seed(value)
@@ -251,6 +251,8 @@ def strength(players, hands, seed, strategies, ass_joker, rule_pairs, strategy_f
     _load_files(strategy_files)
     check_players(players)
     rules, seed, hands = _rules(ass_joker, rule_pairs), _seed(seed), _hands(hands)
+    if hands < players:
+        raise SimkitError(f"--hands must be at least the number of players ({players}), got {hands}")
     if strategies:
         candidates = split_specs(strategies)
     else:
@@ -306,6 +308,8 @@ def list_strategies(game, strategy_files):
 def bench(hands, reference_hands, player_list, strategy_hands, strategy_files):
     """Hands/s of the fast engine (1 thread and all threads) and of the reference engine, then of
     every strategy against all-lowest."""
+    from simkit.whos_the_ass.rules import check_players
+
     start = time.perf_counter()
     from simkit.whos_the_ass.bench import run_bench, strategy_bench  # compiles the engine, or loads it
 
@@ -315,9 +319,11 @@ def bench(hands, reference_hands, player_list, strategy_hands, strategy_files):
         counts = [int(x) for x in player_list.split(",")]
     except ValueError:
         raise SimkitError(f"--players must be a comma-separated list of numbers, got {player_list!r}") from None
-    run_bench(counts, _hands(hands), _hands(reference_hands), echo=click.echo, load_seconds=load)
+    for n in counts:
+        check_players(n)
     if strategy_hands < 0:
         raise SimkitError(f"--strategy-hands must be 0 or more, got {strategy_hands}")
+    run_bench(counts, _hands(hands), _hands(reference_hands), echo=click.echo, load_seconds=load)
     if strategy_hands:
         click.echo("")
         strategy_bench(strategy_hands, echo=click.echo)

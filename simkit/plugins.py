@@ -27,7 +27,10 @@ def load_strategy_file(path: str) -> str:
         spec.loader.exec_module(module)
     except SimkitError as e:
         del sys.modules[name]
-        raise SimkitError(f"strategy file {path}: {e}") from None
+        message = str(e)
+        if not message.startswith(f"{file.name}:"):  # the decorator's errors name the file already
+            message = f"strategy file {path}: {message}"
+        raise SimkitError(message) from None
     except SyntaxError as e:
         del sys.modules[name]
         raise SimkitError(f"strategy file {path}, line {e.lineno}: syntax error: {e.msg}") from None

@@ -85,9 +85,9 @@ def _load_entry_points() -> None:
     from importlib.metadata import entry_points
 
     for ep in entry_points(group=ENTRY_POINT_GROUP):
-        if ep.name in _ENTRY_POINTS_LOADED:
+        if ep.value in _ENTRY_POINTS_LOADED:
             continue
-        _ENTRY_POINTS_LOADED.append(ep.name)
+        _ENTRY_POINTS_LOADED.append(ep.value)
         try:
             ep.load()
         except SimkitError as e:

@@ -13,6 +13,10 @@ _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _SALT = np.uint64(0x5EED5EED5EED5EED)
 _MATCH_SALT = np.uint64(0x3A7C4E5D6F708192)
+_SEAT_SALT1 = np.uint64(0xD1B54A32D192ED03)
+_SEAT_SALT2 = np.uint64(0x8CB92BA72F3D8DD7)
+_S29 = np.uint64(29)
+_S35 = np.uint64(35)
 _S30 = np.uint64(30)
 _S27 = np.uint64(27)
 _S31 = np.uint64(31)
@@ -39,6 +43,22 @@ def hand_state(seed, index):
 def match_seed(seed, match):
     """The seed of match `match` of a run: its hand j draws from hand_state(match_seed, j)."""
     return hand_state(np.uint64(seed) ^ _MATCH_SALT, match)
+
+
+@nb.njit(cache=True)
+def seat_state(key, seat):
+    """The random state of `seat`'s strategy in the hand whose deal draws from `key`.
+
+    Two different mixes of the key, combined, so that a strategy holding its state cannot step
+    back to the deal's key (and so to the other hands) the way it could invert one splitmix64
+    step; every seat draws from its own stream, so nobody can foresee another's random choices.
+    Not cryptographic: it keeps honest strategies from seeing hidden cards by accident or design.
+    """
+    k = np.uint64(key)
+    s = np.uint64(seat)
+    a = mix64(k ^ _SEAT_SALT1 ^ ((s + np.uint64(1)) * GOLDEN))
+    b = mix64(k + _SEAT_SALT2 + s)
+    return a ^ ((b << _S29) | (b >> _S35))
 
 
 @nb.njit(inline="always", cache=True)
@@ -74,6 +94,12 @@ def py_hand_state(seed: int, index: int) -> int:
 
 def py_match_seed(seed: int, match: int) -> int:
     return py_hand_state(seed ^ 0x3A7C4E5D6F708192, match)
+
+
+def py_seat_state(key: int, seat: int) -> int:
+    a = py_mix64(key ^ 0xD1B54A32D192ED03 ^ (((seat + 1) * 0x9E3779B97F4A7C15) & MASK64))
+    b = py_mix64((key + 0x8CB92BA72F3D8DD7 + seat) & MASK64)
+    return a ^ (((b << 29) | (b >> 35)) & MASK64)
 
 
 class PyRng:

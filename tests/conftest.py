@@ -8,7 +8,6 @@ import pytest
 from hypothesis import strategies as st
 
 from simkit.errors import IllegalMove
-from simkit.rng import PyRng
 from simkit.whos_the_ass import batch, reference
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.action import PASS, make_set
@@ -41,7 +40,7 @@ P = int(PASS)
 def play_both(deal, seats, ass_joker="1or14"):
     """Play `deal` in the compiled and the reference engine; they must agree move by move."""
     fast = batch.play_deal(seats, deal, {"ass_joker": ass_joker})
-    ref = reference.play_hand(deal, reference.compiled_deciders(seats, PyRng(0)), ass_joker,
+    ref = reference.play_hand(deal, reference.compiled_deciders(seats, 0), ass_joker,
                               labels=[s.label for s in seats])
     assert fast["tricks"] == ref["tricks"]
     assert fast["final_hands"] == ref["final_hands"]
@@ -55,7 +54,7 @@ def illegal_both(deal, seats, ass_joker="1or14", seat=None, trick=0):
     with pytest.raises(IllegalMove) as fast:
         batch.play_deal(seats, deal, {"ass_joker": ass_joker})
     with pytest.raises(IllegalMove) as ref:
-        reference.play_hand(deal, reference.compiled_deciders(seats, PyRng(0)), ass_joker,
+        reference.play_hand(deal, reference.compiled_deciders(seats, 0), ass_joker,
                             labels=[s.label for s in seats])
     if seat is not None:
         assert f"at seat {seat} " in str(fast.value) and f"at seat {seat} " in str(ref.value)

@@ -18,6 +18,8 @@ import pytest
     (["simulate", "-n", "4", "-H", "-5"], "--hands must be positive"),
     (["simulate", "-n", "4", "--seed", "-1"], "seed must be an integer"),
     (["simulate", "-n", "4", "--seed", "1.5"], "seed must be an integer"),
+    (["strength", "-n", "4", "-H", "3"], "at least the number of players"),
+    (["bench", "--strategy-hands", "-1"], "--strategy-hands must be 0 or more"),
     (["simulate", "-n", "4", "--seed", str(2**64)], "seed must be an integer"),
     (["simulate", "-n", "4", "--ass-joker", "7"], "ass_joker"),
     (["simulate", "-n", "4", "--rule", "jokers=wild"], "unknown rule option 'jokers'"),

@@ -7,7 +7,6 @@ from hypothesis import given, settings
 
 from simkit import registry
 from simkit.errors import SimkitError
-from simkit.rng import PyRng
 from simkit.whos_the_ass import reference
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.action import LEAD_ASS, PASS, make_set
@@ -168,4 +167,10 @@ def test_families_play_legally_in_the_reference_engine_too():
     seats = seats_for(["greedy", "highest", "keep_low(k=3)", "grab(max_cost=60)", "hoard", "delay"], 6)
     for i in range(30):
         hands, rng = reference.deal(9, i, 6)
-        reference.play_hand(hands, reference.compiled_deciders(seats, PyRng(rng.state)))
+        reference.play_hand(hands, reference.compiled_deciders(seats, rng))
+
+
+def test_hoard_goes_out_with_jokers_alone():
+    hand = hand_of(14, 14)
+    assert decide("hoard(release_at=0)", hand, view_of(V.FOLLOW, count=2, top=5)) == make_set(14, 0, 2)
+    assert decide("hoard(release_at=0)", hand, view_of(V.FOLLOW, count=1, top=5)) == PASS  # would not go out

@@ -6,11 +6,13 @@ engine's; tests/test_view.py shows the compiled engine's views equal them slot f
 import numpy as np
 import pytest
 
-from simkit.rng import PyRng
-from simkit.whos_the_ass import reference
+from simkit.rng import GOLDEN, py_seat_state, seat_state
+from simkit.whos_the_ass import batch, reference
 from simkit.whos_the_ass import view as V
+from simkit.whos_the_ass.deal import CARDS_BY_PLAYERS, STACK_DTYPE, STACK_SIZE, deal
+from simkit.whos_the_ass.legal import nth_legal
 from simkit.whos_the_ass.rules import ass_joker_code
-from simkit.whos_the_ass.strategy import seats_for
+from simkit.whos_the_ass.strategy import Seat, compile_decision, seats_for
 
 
 def public_view(sizes, holder, tricks, t, j, n, option):
@@ -68,7 +70,7 @@ def test_every_view_is_a_function_of_public_facts(n, option):
     seats = seats_for(["random", "greedy", "keep_low", "lowest"] * 3, 12)[:n]
     for i in range(25):
         deal, rng = reference.deal(8, i, n)
-        inner = reference.compiled_deciders(seats, PyRng(rng.state))
+        inner = reference.compiled_deciders(seats, rng)
         seen = []
 
         def record(seat, hand, view, inner=inner, seen=seen):
@@ -93,7 +95,7 @@ def test_the_rebuild_would_notice_a_hidden_fact():
     deal, rng = reference.deal(1, 0, 4)
     seats = seats_for(["lowest"], 4)
     views = []
-    inner = reference.compiled_deciders(seats, PyRng(rng.state))
+    inner = reference.compiled_deciders(seats, rng)
 
     def record(seat, hand, view):
         leaked = view.copy()
@@ -106,3 +108,31 @@ def test_the_rebuild_would_notice_a_hidden_fact():
     rebuilt = [public_view(sizes, holder, result["tricks"], t, j, 4, "1or14")
                for t in range(len(result["tricks"])) for j in range(4)]
     assert any(not np.array_equal(a, b) for a, b in zip(views, rebuilt))
+
+
+def _would_be_cheat(hand, view, params, rng):
+    """Tries to rebuild the deal from its random state (stepping back as the deal would have
+    advanced a shared counter); makes an illegal move if that worked."""
+    n = view[V.PLAYERS]
+    if view[V.PHASE] == V.LEAD and view[V.TRICK] == 0:
+        steps = (n * CARDS_BY_PLAYERS[n] + 1) // 2
+        for guess in (rng[0] - np.uint64(steps) * GOLDEN, rng[0]):
+            state = np.empty(1, np.uint64)
+            state[0] = guess
+            hands = np.zeros((12, 15), np.int64)
+            deal(hands, np.zeros(STACK_SIZE, STACK_DTYPE), n, state)
+            if np.all(hands[view[V.SEAT]] == hand):
+                return np.int64(4095)  # it saw the deal: fail the hand
+    return nth_legal(hand, view, 0)
+
+
+def test_a_strategy_cannot_rebuild_the_deal_from_its_random_state():
+    cheat = Seat("cheat", compile_decision(_would_be_cheat))
+    res = batch.play([cheat, cheat, cheat, cheat], 5000, 3)  # IllegalMove if any rebuild matched
+    assert res.penalties.shape == (5000, 4)
+
+
+def test_every_seat_draws_from_its_own_stream():
+    states = {int(seat_state(np.uint64(key), s)) for key in range(200) for s in range(12)}
+    assert len(states) == 2400
+    assert all(int(seat_state(np.uint64(k), s)) == py_seat_state(k, s) for k in (0, 5, 2**63 + 7) for s in range(12))

@@ -66,6 +66,12 @@ def bad_types(hand, view, params, rng):
     return "pass"
 """, "my.py: bad_types: does not compile"),
     (HEADER + """
+@strategy("writer", "x")
+def writer(hand, view, params, rng):
+    hand[14] += 1
+    return PASS
+""", "my.py: writer: does not compile"),
+    (HEADER + """
 @strategy("broken", "x")
 def broken(hand, view, params, rng)
     return PASS

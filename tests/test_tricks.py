@@ -83,3 +83,9 @@ def test_w6_the_ass_holder_leads_a_hand_made_deal_from_any_seat():
 def test_w7_w11_the_ass_with_a_joker_is_not_a_set():
     deal = [[0, 14, 5], [3, 9], [4, 6], [7, 8]]
     illegal_both(deal, [script(S(0, 1, 1)), script(P), script(P), script(P)], seat=0)
+
+
+def test_w2_no_number_card_is_worth_14():
+    deal = [[0, 14, 5], [3, 9], [4, 6], [7, 8]]
+    illegal_both(deal, [script(S(14, 1, 0)), script(P), script(P), script(P)], seat=0)
+    illegal_both(deal, [script(S(5)), script(P), script(P), script(S(14, 1, 0))], seat=3)

@@ -46,7 +46,7 @@ def describe(action: int) -> str:
     if action == PASS:
         return "pass"
     v, m, j = action & 15, (action >> 4) & 15, (action >> 8) & 15
-    if action < 0 or action >= 1 << 12 or v > 14 or m > 8 or j > 5 or m + j == 0:
+    if action < 0 or action >= 1 << 12 or v > 14 or m > 8 or j > 5 or m + j == 0 or (v == 14 and m > 0):
         return f"invalid action code {action}"
     if (v, m, j) == (0, 1, 0):
         return "the ass"

@@ -144,8 +144,7 @@ def play_deal(seats: list[Seat], deal: list[list[int]], rules: dict | None = Non
     fns, params = lineup_arrays(seats)
     log = np.zeros((MAX_TRICKS, LOG_WIDTH), np.int64)
     err = np.zeros(5, np.int64)
-    t = play_dealt(fns, params, n, ass_joker_code(rules["ass_joker"]), hands,
-                   np.array([rng_state], np.uint64), log, err)
+    t = play_dealt(fns, params, n, ass_joker_code(rules["ass_joker"]), hands, np.uint64(rng_state), log, err)
     if t < 0:
         _raise_illegal(seats, np.concatenate([[index], err]))
     return hand_record(seed, index, rules, [s.label for s in seats], dealt, hands, log, t)

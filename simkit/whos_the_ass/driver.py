@@ -10,7 +10,7 @@ import numpy as np
 from simkit.rng import hand_state, match_seed
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.deal import STACK_DTYPE, STACK_SIZE, deal
-from simkit.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, penalty_of, play
+from simkit.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, penalty_of, play, seed_seats
 from simkit.whos_the_ass.rules import MAX_PLAYERS, N_CODES
 from simkit.whos_the_ass.strategy import LINEUP
 
@@ -38,13 +38,15 @@ def _play_range(strats, params, n, ass_joker, seed, first, lo, hi, penalties, tr
     view = np.zeros(V.SIZE, dtype=np.int64)
     stack = np.zeros(STACK_SIZE, dtype=STACK_DTYPE)
     rng = np.zeros(1, dtype=np.uint64)
+    rngs = np.zeros((MAX_PLAYERS, 1), dtype=np.uint64)
     scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
     log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
     e = np.zeros(ERR_WIDTH, dtype=np.int64)
     for r in range(lo, hi):
         rng[0] = hand_state(seed, first + r)
+        seed_seats(rngs, rng[0], n)
         leader = deal(hands, stack, n, rng)
-        t = play(strats, params, n, ass_joker, leader, hands, view, rng, scores, 0, log, e)
+        t = play(strats, params, n, ass_joker, leader, hands, view, rngs, scores, 0, log, e)
         if t < 0:
             err[0] = first + r
             err[1:] = e
@@ -77,14 +79,16 @@ def trace_hands(strats, params, n, ass_joker, seed, first, deals, finals, logs, 
     view = np.zeros(V.SIZE, dtype=np.int64)
     stack = np.zeros(STACK_SIZE, dtype=STACK_DTYPE)
     rng = np.zeros(1, dtype=np.uint64)
+    rngs = np.zeros((MAX_PLAYERS, 1), dtype=np.uint64)
     scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
     hands = np.zeros((MAX_PLAYERS, N_CODES), dtype=np.int64)
     e = np.zeros(ERR_WIDTH, dtype=np.int64)
     for r in range(tricks.shape[0]):
         rng[0] = hand_state(seed, first + r)
+        seed_seats(rngs, rng[0], n)
         leader = deal(hands, stack, n, rng)
         deals[r] = hands
-        t = play(strats, params, n, ass_joker, leader, hands, view, rng, scores, 0, logs[r], e)
+        t = play(strats, params, n, ass_joker, leader, hands, view, rngs, scores, 0, logs[r], e)
         if t < 0:
             err[0] = first + r
             err[1:] = e
@@ -100,6 +104,7 @@ def _match_range(strats, params, n, ass_joker, seed, first, hands_per_match, thr
     view = np.zeros(V.SIZE, dtype=np.int64)
     stack = np.zeros(STACK_SIZE, dtype=STACK_DTYPE)
     rng = np.zeros(1, dtype=np.uint64)
+    rngs = np.zeros((MAX_PLAYERS, 1), dtype=np.uint64)
     log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
     e = np.zeros(ERR_WIDTH, dtype=np.int64)
     for r in range(lo, hi):
@@ -109,8 +114,9 @@ def _match_range(strats, params, n, ass_joker, seed, first, hands_per_match, thr
         j = 0
         while True:
             rng[0] = hand_state(ms, j)
+            seed_seats(rngs, rng[0], n)
             leader = deal(hands, stack, n, rng)
-            if play(strats, params, n, ass_joker, leader, hands, view, rng, scores, j, log, e) < 0:
+            if play(strats, params, n, ass_joker, leader, hands, view, rngs, scores, j, log, e) < 0:
                 err[0] = first + r
                 err[1:] = e
                 return
@@ -140,18 +146,20 @@ def play_matches(strats, params, n, ass_joker, seed, first, hands_per_match, thr
 
 
 _DEALT_SIG = nb.int64(
-    LINEUP, _PARAMS, nb.int64, nb.int64, nb.int64[:, ::1], nb.uint64[::1], nb.int64[:, ::1], nb.int64[::1],
+    LINEUP, _PARAMS, nb.int64, nb.int64, nb.int64[:, ::1], nb.uint64, nb.int64[:, ::1], nb.int64[::1],
 )
 
 
 @nb.njit(_DEALT_SIG, cache=True)
-def play_dealt(strats, params, n, ass_joker, hands, rng, log, err):
-    """Play one given deal (hands is changed into the final hands); for positions set up by hand.
-    Returns the number of tricks, or -1 with `err` set."""
+def play_dealt(strats, params, n, ass_joker, hands, key, log, err):
+    """Play one given deal (hands is changed into the final hands); for positions set up by hand,
+    with the seats' random streams drawn from `key`. Returns the number of tricks, or -1."""
     view = np.zeros(V.SIZE, dtype=np.int64)
+    rngs = np.zeros((MAX_PLAYERS, 1), dtype=np.uint64)
+    seed_seats(rngs, key, n)
     scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
     leader = 0
     for s in range(n):
         if hands[s, 0] > 0:
             leader = s  # W6
-    return play(strats, params, n, ass_joker, leader, hands, view, rng, scores, 0, log, err)
+    return play(strats, params, n, ass_joker, leader, hands, view, rngs, scores, 0, log, err)

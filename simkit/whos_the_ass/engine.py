@@ -7,10 +7,11 @@ code (no exceptions in the hot loop, so the same code can later become a CUDA de
 
 import numba as nb
 
+from simkit.rng import seat_state
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.action import LEAD_ASS, PASS, set_jokers, set_numbers, set_value
 from simkit.whos_the_ass.legal import ass_play_is_legal, follow_is_legal, lead_is_legal
-from simkit.whos_the_ass.lowlevel import seat_table, unowned
+from simkit.whos_the_ass.lowlevel import readonly, seat_table, unowned
 from simkit.whos_the_ass.rules import DECK_SIZE, JOKER, MAX_PLAYERS, N_CODES, PENALTY
 
 # W16 bounds a hand: a normal trick discards a card, ass tricks never come twice in a row.
@@ -58,10 +59,11 @@ def _fail(err, code, seat, trick, action, phase):
 # _nrt=False: play allocates nothing, and without it numba wraps every array slice it passes to
 # a strategy in atomic reference-count updates (about a third of the time per hand).
 @nb.njit(cache=True, _nrt=False)
-def play(strats, params, n, ass_joker, leader, hands, view, rng, scores, hand_no, log, err):
+def play(strats, params, n, ass_joker, leader, hands, view, rngs, scores, hand_no, log, err):
     """Play one dealt hand to its end (W16). Returns the number of tricks, or -1 with `err` set.
 
-    `scores` are the match totals so far and `hand_no` the hand's number in its match (W18).
+    `scores` are the match totals so far and `hand_no` the hand's number in its match (W18);
+    `rngs[seat]` is each seat's random state (rng.seat_state).
     `hands` is (rows >= n) x N_CODES and `view` V.SIZE long, both C-contiguous; `log`
     (MAX_TRICKS x LOG_WIDTH, or empty) receives every trick when tracing.
     """
@@ -71,7 +73,8 @@ def play(strats, params, n, ass_joker, leader, hands, view, rng, scores, hand_no
     hands = unowned(hands, (hands.shape[0], N_CODES))
     view = unowned(view, (V.SIZE,))
     params = unowned(params, (params.shape[0], params.shape[1]))
-    rng = unowned(rng, (1,))
+    rngs = unowned(rngs, (rngs.shape[0], 1))
+    shown = readonly(view)  # what strategies get: the same memory, typed read-only
     view[:] = 0
     view[V.PLAYERS] = n
     view[V.ASS_JOKER] = ass_joker
@@ -101,7 +104,7 @@ def play(strats, params, n, ass_joker, leader, hands, view, rng, scores, hand_no
         view[V.TOP_SEAT] = -1
         may_lead_ass = hands[leader, 0] > 0 and not after_ass  # W6, W15
         view[V.MAY_LEAD_ASS] = 1 if may_lead_ass else 0
-        a = table[leader](hands[leader], view, params[leader], rng)
+        a = table[leader](readonly(hands[leader]), shown, readonly(params[leader]), rngs[leader])
         view[V.MAY_LEAD_ASS] = 0
         if not lead_is_legal(hands[leader], a, may_lead_ass):
             return _fail(err, ILLEGAL, leader, t, a, V.LEAD)
@@ -121,7 +124,7 @@ def play(strats, params, n, ass_joker, leader, hands, view, rng, scores, hand_no
             for i in range(1, n):
                 s = s + 1 if s + 1 < n else 0
                 view[V.SEAT] = s
-                a = table[s](hands[s], view, params[s], rng)
+                a = table[s](readonly(hands[s]), shown, readonly(params[s]), rngs[s])
                 if not ass_play_is_legal(hands[s], a, ass_joker):
                     return _fail(err, ILLEGAL, s, t, a, V.ASS_TRICK)
                 v = _take_from_hand(hands, view, s, a)
@@ -152,7 +155,7 @@ def play(strats, params, n, ass_joker, leader, hands, view, rng, scores, hand_no
             for i in range(1, n):
                 s = s + 1 if s + 1 < n else 0
                 view[V.SEAT] = s
-                a = table[s](hands[s], view, params[s], rng)
+                a = table[s](readonly(hands[s]), shown, readonly(params[s]), rngs[s])
                 if not follow_is_legal(hands[s], a, count, top):
                     return _fail(err, ILLEGAL, s, t, a, V.FOLLOW)
                 if recording:
@@ -176,6 +179,13 @@ def play(strats, params, n, ass_joker, leader, hands, view, rng, scores, hand_no
         for s in range(n):  # W16: the hand ends after a trick that leaves somebody without cards
             if view[V.HAND_SIZES + s] == 0:
                 return t
+
+
+@nb.njit(inline="always", cache=True)
+def seed_seats(rngs, key, n):
+    """Give every seat its own random stream for the hand dealt from `key`."""
+    for s in range(n):
+        rngs[s, 0] = seat_state(key, s)
 
 
 @nb.njit(inline="always", cache=True)

@@ -48,3 +48,17 @@ def unowned(typingctx, arr, shape):
         return out._getvalue()
 
     return sig, codegen
+
+
+@intrinsic
+def readonly(typingctx, arr):
+    """The same array typed read-only, so a strategy handed it cannot write the engine's state
+    (numba then refuses to compile a write). Free: the two types share one data layout."""
+    if not isinstance(arr, types.Array):
+        return None
+    sig = arr.copy(readonly=True)(arr)
+
+    def codegen(context, builder, sig, args):
+        return args[0]
+
+    return sig, codegen

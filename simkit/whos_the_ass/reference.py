@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simkit.errors import IllegalMove
-from simkit.rng import PyRng, py_hand_state, py_match_seed
+from simkit.rng import PyRng, py_hand_state, py_match_seed, py_seat_state
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.action import PASS, cards_of, describe
 from simkit.whos_the_ass.rules import (
@@ -33,10 +33,12 @@ Decider = Callable[[int, np.ndarray, np.ndarray], int]
 PENALTY_POINTS = {ASS: 20, JOKER: 14, **{v: v for v in range(1, 14)}}  # W17
 
 
-def deal(seed: int, index: int, players: int) -> tuple[list[list[int]], int, PyRng]:
-    """W4, W5: shuffle the 109 cards, insert the ass among the top 39, deal one by one."""
+def deal(seed: int, index: int, players: int) -> tuple[list[list[int]], int]:
+    """W4, W5: shuffle the 109 cards, insert the ass among the top 39, deal one by one.
+    Returns the hands and the hand's key (the seats' random streams derive from it)."""
     check_players(players)
-    rng = PyRng(py_hand_state(seed, index))
+    key = py_hand_state(seed, index)
+    rng = PyRng(key)
     stack = [v for v in range(1, 14) for _ in range(COPIES_PER_NUMBER)] + [JOKER] * N_JOKERS
     dealt = players * CARDS_PER_PLAYER[players]
     words = rng.words32()
@@ -47,7 +49,7 @@ def deal(seed: int, index: int, players: int) -> tuple[list[list[int]], int, PyR
     hands = [[] for _ in range(players)]
     for k in range(dealt):
         hands[k % players].append(stack[k])
-    return [sorted(h) for h in hands], rng
+    return [sorted(h) for h in hands], key
 
 
 @dataclass
@@ -94,8 +96,9 @@ class Hand:
         action = int(decide(seat, self.counts(seat), view))
         if action == PASS:
             return action, [], -1
-        if not 0 <= action < 4096:
-            return action, [ASS, ASS], -1  # no such play: every check below rejects it
+        value, numbers = action & 15, (action >> 4) & 15
+        if not 0 <= action < 4096 or value > 14 or (value == 14 and numbers > 0):
+            return action, [ASS, ASS], -1  # no such play (no number card is worth 14): rejected below
         cards, value = cards_of(action)
         return action, cards, value
 
@@ -203,16 +206,16 @@ def play_hand(hands: list[list[int]], deciders: list[Decider], ass_joker: str = 
     }
 
 
-def compiled_deciders(seats, rng: PyRng, hand_no: int = 0) -> list[Decider]:
-    """Wrap compiled strategies as deciders sharing the hand's random state."""
-    state = np.array([rng.state], dtype=np.uint64)
+def compiled_deciders(seats, key: int, hand_no: int = 0) -> list[Decider]:
+    """Wrap compiled strategies as deciders, each seat with its own random stream from `key`."""
+    states = [np.array([py_seat_state(key, s)], dtype=np.uint64) for s in range(len(seats))]
 
     def numbered(view):
         view[V.HAND_NO] = hand_no
         return view
 
     return [
-        (lambda seat, hand, view, s=s, p=p: s.decide(hand, numbered(view), p, state))
+        (lambda seat, hand, view, s=s, p=p: s.decide(hand, numbered(view), p, states[seat]))
         for s, p in zip(seats, lineup_arrays(seats)[1])
     ]
 
@@ -220,8 +223,8 @@ def compiled_deciders(seats, rng: PyRng, hand_no: int = 0) -> list[Decider]:
 def trace_hand(seed: int, index: int, seats, rules: dict) -> dict:
     """Deal hand `index` of a run and play it with the given seats; the full trace record."""
     n = len(seats)
-    hands, rng = deal(seed, index, n)
-    played = play_hand(hands, compiled_deciders(seats, rng), rules["ass_joker"],
+    hands, key = deal(seed, index, n)
+    played = play_hand(hands, compiled_deciders(seats, key), rules["ass_joker"],
                        labels=[s.label for s in seats], hand_index=index)
     return {"game": GAME, "format": 1, "seed": seed, "hand": index, "players": n,
             "rules": dict(rules), "strategies": [s.label for s in seats], "deal": hands, **played}
@@ -235,8 +238,8 @@ def play_match(seed: int, match: int, seats, rules: dict, hands: int = 0, thresh
     totals = [0] * n
     played = 0
     while True:
-        dealt, rng = deal(match_seed, played, n)
-        result = play_hand(dealt, compiled_deciders(seats, rng, hand_no=played), rules["ass_joker"],
+        dealt, key = deal(match_seed, played, n)
+        result = play_hand(dealt, compiled_deciders(seats, key, hand_no=played), rules["ass_joker"],
                            scores=totals, labels=[s.label for s in seats], hand_index=played)
         totals = [t + p for t, p in zip(totals, result["penalties"])]
         played += 1

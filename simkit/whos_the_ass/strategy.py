@@ -3,6 +3,7 @@ takes (a tuple of first-class functions, one per seat, padded to MAX_PLAYERS so 
 driver serves every player count and every strategy without recompiling)."""
 
 import inspect
+import re
 import sys
 import warnings
 from dataclasses import dataclass, field
@@ -19,12 +20,13 @@ from simkit.whos_the_ass.rules import GAME, MAX_PLAYERS
 
 warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
 
-# decide(hand, view, params, rng) -> action
+# decide(hand, view, params, rng) -> action; all but the random state read-only, so a strategy
+# cannot change the engine's state or its own parameters
 SIGNATURE = types.int64(
-    types.int64[::1],   # own hand: 15 counts by card code (W2)
-    types.int64[::1],   # public view (simkit.whos_the_ass.view)
-    types.float64[::1],  # this seat's strategy parameters
-    types.uint64[::1],  # the hand's random state (simkit.rng)
+    types.Array(types.int64, 1, "C", readonly=True),    # own hand: 15 counts by card code (W2)
+    types.Array(types.int64, 1, "C", readonly=True),    # public view (simkit.whos_the_ass.view)
+    types.Array(types.float64, 1, "C", readonly=True),  # this seat's strategy parameters
+    types.uint64[::1],  # this seat's random state in this hand (simkit.rng)
 )
 DECIDE = types.FunctionType(SIGNATURE)
 LINEUP = types.UniTuple(DECIDE, MAX_PLAYERS)
@@ -78,6 +80,8 @@ def strategy(name: str, description: str, params: tuple = ()):
 
     def wrap(fn):
         origin = _origin(fn)
+        if len(params) > MAX_PARAMS or any(p.slot is not None and not 0 <= p.slot < MAX_PARAMS for p in params):
+            raise SimkitError(f"{origin}: a strategy has at most {MAX_PARAMS} parameters")
         arguments = list(inspect.signature(fn).parameters)
         if len(arguments) != 4:
             raise SimkitError(
@@ -85,14 +89,27 @@ def strategy(name: str, description: str, params: tuple = ()):
         try:
             decide = compile_decision(fn)
         except NumbaError as e:
-            detail = next((x.strip() for x in str(e).splitlines() if x.strip()), type(e).__name__)
-            raise SimkitError(f"{origin}: does not compile: {detail}") from None
+            raise SimkitError(f"{origin}: does not compile: {_compile_reason(e)}") from None
         builtin = fn.__module__.startswith("strategies.")
         registry.add(registry.StrategyInfo(GAME, name, description, decide, tuple(params),
                                            origin="" if builtin else origin))
         return decide
 
     return wrap
+
+
+def _compile_reason(e: Exception) -> str:
+    """The useful part of numba's long compile error, on one line."""
+    text = str(e)
+    where = re.findall(r'File "[^"]*", line (\d+)', text)
+    at = f" (line {where[-1]})" if where else ""
+    if "Cannot modify readonly array" in text:
+        return f"it writes to hand, view or params, which a strategy may only read{at}"
+    lines = [x.strip() for x in text.splitlines()
+             if x.strip() and not x.strip().startswith(("Failed in nopython mode", "During:"))]
+    reason = lines[0] if lines else type(e).__name__
+    signature = next((x for x in lines if x.startswith(">>>")), "")
+    return f"{reason} {signature}".strip() + at
 
 
 def _origin(fn) -> str:

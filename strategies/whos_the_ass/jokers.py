@@ -37,8 +37,8 @@ def _goes_out(hand, leading, count, top):
             if value > 0:
                 return False
             value = v
-    if value == 0:
-        return False
+    if value == 0:  # jokers alone: as a lead, or a raise of exactly their number
+        return leading or (top < 14 and hand[JOKER] == count)
     if leading:
         return True
     return value > top and hand[value] + hand[JOKER] == count
