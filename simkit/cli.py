@@ -131,7 +131,8 @@ def cli():
 @rule_opt
 @threads_opt
 @strategy_file_opt
-@click.option("--chunks", type=int, default=100, show_default=True, help="Progress updates (no effect on results).")
+@click.option("--chunks", type=int, default=None,
+              help="Progress updates (default: one per 100,000 hands, at most 100; no effect on results).")
 def simulate(game, players, hands, seed, strategies, ass_joker, rule_pairs, threads, strategy_files, chunks):
     """Play many hands on all cores and print per-seat results with 95% intervals."""
     from tqdm import tqdm
@@ -148,6 +149,7 @@ def simulate(game, players, hands, seed, strategies, ass_joker, rule_pairs, thre
     with tqdm(total=hands, unit="hand", unit_scale=True, file=sys.stderr, leave=False,
               disable=None) as bar:
         start = time.perf_counter()
+        chunks = chunks or min(100, max(1, hands // 100_000))
         res = batch.play(seats, hands, seed, rules, chunks=max(1, chunks), progress=bar.update)
         elapsed = time.perf_counter() - start
     rows = []
