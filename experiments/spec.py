@@ -1,0 +1,200 @@
+"""Experiment spec files (TOML): parsed, validated with one-line errors naming the file and the
+key, and expanded into cells (one player count and lineup each) for the runner.
+
+A first step of the experiments issue: the runner, results tables and reports build on it.
+"""
+
+import itertools
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from simkit import registry
+from simkit.errors import SimkitError
+from simkit.rng import MAX_SEED
+from simkit.whos_the_ass.rules import GAME, check_players, check_rules
+
+KEYS = {"name", "game", "players", "hands", "seed", "seating", "rules", "lineup", "pool", "match", "sweep",
+        "baseline"}
+SEATINGS = ("rotate", "none")
+MATCH_MODES = ("single", "hands", "threshold")
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One combination to play: a player count and a lineup (one spec per seat)."""
+
+    players: int
+    lineup: tuple[str, ...]
+    sweep: tuple[tuple[str, float], ...] = ()
+
+
+@dataclass(frozen=True)
+class Spec:
+    name: str
+    players: tuple[int, ...]
+    hands: int
+    seed: int = 0
+    game: str = GAME
+    seating: str = "rotate"
+    rules: dict = field(default_factory=dict)
+    lineup: tuple[str, ...] = ()
+    pool: tuple[str, ...] = ()
+    match: dict = field(default_factory=lambda: {"mode": "single"})
+    sweep: dict = field(default_factory=dict)
+    baseline: str = "lowest"
+
+    def cells(self) -> list[Cell]:
+        """Every player count x every sweep point x (the lineup, or every pairing of the pool)."""
+        grid = [dict(zip(self.sweep, point)) for point in itertools.product(*self.sweep.values())] or [{}]
+        out = []
+        for n in self.players:
+            for point in grid:
+                for lineup in self._lineups(n):
+                    swept = tuple(_with_params(spec, point) for spec in lineup)
+                    out.append(Cell(n, swept, tuple(sorted(point.items()))))
+        return out
+
+    def _lineups(self, n: int) -> list[tuple[str, ...]]:
+        if self.pool:  # round robin: each pair of the pool, seats split between the two
+            return [tuple(a if s % 2 == 0 else b for s in range(n)) for a, b in itertools.combinations(self.pool, 2)]
+        return [self.lineup * n if len(self.lineup) == 1 else self.lineup]
+
+
+def _with_params(spec: str, point: dict[str, float]) -> str:
+    """Apply the sweep values that belong to this strategy ('hoard.release_at' -> hoard(release_at=v))."""
+    name, values = registry.parse_spec(spec)
+    mine = {key.split(".", 1)[1]: v for key, v in point.items() if key.split(".", 1)[0] == name}
+    if not mine:
+        return spec
+    values = {**values, **mine}
+    return f"{name}(" + ", ".join(f"{k}={v:g}" if not isinstance(v, str) else f"{k}={v}"
+                                  for k, v in values.items()) + ")"
+
+
+def load_spec(path: str) -> Spec:
+    """Read and validate a spec file; any problem is one SimkitError naming the file and key."""
+    file = Path(path)
+    if not file.is_file():
+        raise SimkitError(f"spec file {path} does not exist")
+    try:
+        data = tomllib.loads(file.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise SimkitError(f"{path}: not valid TOML: {e}") from None
+    except UnicodeDecodeError:
+        raise SimkitError(f"{path}: not a text file") from None
+    try:
+        return parse_spec_dict(data)
+    except SimkitError as e:
+        raise SimkitError(f"{path}: {e}") from None
+
+
+def _need(data: dict, key: str, kind, what: str):
+    value = data[key]
+    if isinstance(value, bool) or not isinstance(value, kind):
+        raise SimkitError(f"key {key!r} must be {what}, got {value!r}")
+    return value
+
+
+def parse_spec_dict(data: dict) -> Spec:
+    """Validate a spec given as a dict (the TOML file's content, or a notebook's own dict)."""
+    unknown = sorted(set(data) - KEYS)
+    if unknown:
+        raise SimkitError(f"unknown key {unknown[0]!r} (known: {', '.join(sorted(KEYS))})")
+    for key in ("name", "players", "hands"):
+        if key not in data:
+            raise SimkitError(f"missing key {key!r}")
+    name = _need(data, "name", str, "a text")
+    game = _need(data, "game", str, "a text") if "game" in data else GAME
+    if game != GAME:
+        raise SimkitError(f"key 'game': unknown game {game!r} (known: {GAME})")
+    players = data["players"]
+    players = [players] if isinstance(players, int) and not isinstance(players, bool) else players
+    if not isinstance(players, list) or not players or not all(isinstance(p, int) and not isinstance(p, bool)
+                                                              for p in players):
+        raise SimkitError(f"key 'players' must be a number or a list of numbers, got {data['players']!r}")
+    try:
+        for p in players:
+            check_players(p)
+    except SimkitError as e:
+        raise SimkitError(f"key 'players': {e}") from None
+    hands = _need(data, "hands", int, "a whole number")
+    if hands <= 0:
+        raise SimkitError(f"key 'hands' must be positive, got {hands}")
+    seed = _need(data, "seed", int, "a whole number") if "seed" in data else 0
+    if not 0 <= seed <= MAX_SEED:
+        raise SimkitError(f"key 'seed' must be 0..2**64-1, got {seed}")
+    seating = _need(data, "seating", str, "a text") if "seating" in data else "rotate"
+    if seating not in SEATINGS:
+        raise SimkitError(f"key 'seating' must be one of {', '.join(SEATINGS)}, got {seating!r}")
+    rules = _need(data, "rules", dict, "a table") if "rules" in data else {}
+    try:
+        rules = check_rules(rules)
+    except SimkitError as e:
+        raise SimkitError(f"key 'rules': {e}") from None
+    if ("lineup" in data) == ("pool" in data):
+        raise SimkitError("give either key 'lineup' (strategies per seat) or key 'pool' (a tournament)")
+    lineup = tuple(_strategies(data, "lineup")) if "lineup" in data else ()
+    pool = tuple(_strategies(data, "pool")) if "pool" in data else ()
+    if lineup and len(lineup) != 1 and any(len(lineup) != p for p in players):
+        raise SimkitError(f"key 'lineup' has {len(lineup)} strategies for {players} players "
+                          "(give one per seat, or one for every seat)")
+    if pool and len(pool) < 2:
+        raise SimkitError("key 'pool' needs at least two strategies")
+    match = _match(data)
+    sweep = _sweep(data, lineup + pool)
+    baseline = _need(data, "baseline", str, "a strategy") if "baseline" in data else "lowest"
+    registry.resolve(GAME, baseline)
+    spec = Spec(name, tuple(players), hands, seed, game, seating, rules, lineup, pool, match, sweep, baseline)
+    for cell in spec.cells():  # every swept strategy must still be valid
+        for s in cell.lineup:
+            registry.resolve(GAME, s)
+    return spec
+
+
+def _strategies(data: dict, key: str) -> list[str]:
+    value = data[key]
+    if not isinstance(value, list) or not value or not all(isinstance(s, str) for s in value):
+        raise SimkitError(f"key {key!r} must be a list of strategy names, got {value!r}")
+    for s in value:
+        try:
+            registry.resolve(GAME, s)
+        except SimkitError as e:
+            raise SimkitError(f"key {key!r}: {e}") from None
+    return value
+
+
+def _match(data: dict) -> dict:
+    if "match" not in data:
+        return {"mode": "single"}
+    match = _need(data, "match", dict, "a table")
+    unknown = sorted(set(match) - {"mode", "hands", "threshold"})
+    if unknown:
+        raise SimkitError(f"unknown key 'match.{unknown[0]}' (known: mode, hands, threshold)")
+    mode = match.get("mode", "single")
+    if mode not in MATCH_MODES:
+        raise SimkitError(f"key 'match.mode' must be one of {', '.join(MATCH_MODES)}, got {mode!r}")
+    if mode != "single":
+        value = match.get(mode)
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            raise SimkitError(f"key 'match.{mode}' must be a positive whole number for mode {mode!r}, got {value!r}")
+    return {"mode": mode, **({mode: match[mode]} if mode != "single" else {})}
+
+
+def _sweep(data: dict, strategies: tuple[str, ...]) -> dict:
+    if "sweep" not in data:
+        return {}
+    sweep = _need(data, "sweep", dict, "a table")
+    names = {registry.parse_spec(s)[0] for s in strategies}
+    out = {}
+    for key, values in sweep.items():
+        name, dot, param = key.partition(".")
+        if not dot or name not in names:
+            raise SimkitError(f"key 'sweep.{key}' must be strategy.parameter for a strategy of the lineup or pool")
+        if param not in {p.name for p in registry.get(GAME, name).params}:
+            raise SimkitError(f"key 'sweep.{key}': strategy {name!r} has no parameter {param!r}")
+        if not isinstance(values, list) or not values or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+            raise SimkitError(f"key 'sweep.{key}' must be a list of numbers, got {values!r}")
+        out[key] = [float(v) for v in values]
+    return out

@@ -1,0 +1,80 @@
+"""Experiment spec files: validation with one-line errors naming file and key, and cells."""
+
+import pytest
+
+from experiments.spec import Cell, load_spec, parse_spec_dict
+from simkit.errors import SimkitError
+
+BASE = {"name": "t", "players": 4, "hands": 1000, "lineup": ["hoard(release_at=3)", "spend", "lowest", "lowest"]}
+
+
+def spec(**changes):
+    data = {**BASE, **changes}
+    return parse_spec_dict({k: v for k, v in data.items() if v is not None})
+
+
+def test_a_valid_spec_and_its_defaults():
+    s = spec()
+    assert s.players == (4,) and s.hands == 1000 and s.seed == 0 and s.seating == "rotate"
+    assert s.rules == {"ass_joker": "1or14"} and s.match == {"mode": "single"} and s.baseline == "lowest"
+    assert s.cells() == [Cell(4, ("hoard(release_at=3)", "spend", "lowest", "lowest"))]
+
+
+def test_a_sweep_and_a_player_list_expand_into_cells():
+    s = spec(players=[3, 4], lineup=["hoard"], sweep={"hoard.release_at": [1, 2, 5]})
+    cells = s.cells()
+    assert len(cells) == 6
+    assert cells[0] == Cell(3, ("hoard(release_at=1)",) * 3, (("hoard.release_at", 1.0),))
+    assert cells[-1].lineup == ("hoard(release_at=5)",) * 4
+
+
+def test_a_pool_plays_every_pair():
+    s = spec(lineup=None, pool=["greedy", "highest", "spend"])
+    assert [c.lineup for c in s.cells()] == [("greedy", "highest") * 2, ("greedy", "spend") * 2,
+                                             ("highest", "spend") * 2]
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"colour": "red"}, "unknown key 'colour'"),
+    ({"name": None}, "missing key 'name'"),
+    ({"hands": "many"}, "key 'hands' must be a whole number"),
+    ({"hands": 0}, "key 'hands' must be positive"),
+    ({"players": 2}, "key 'players': Who's the Ass? needs 3 to 12 players"),
+    ({"players": [4, 13]}, "3 to 12 players"),
+    ({"players": "four"}, "key 'players' must be a number or a list"),
+    ({"seed": -1}, "key 'seed' must be 0..2**64-1"),
+    ({"seating": "random"}, "key 'seating' must be one of rotate, none"),
+    ({"rules": {"ass_joker": "7"}}, "key 'rules': unknown value '7'"),
+    ({"rules": {"jokers": "wild"}}, "key 'rules': unknown rule option 'jokers'"),
+    ({"lineup": ["nosuch"]}, "key 'lineup': unknown strategy 'nosuch'"),
+    ({"lineup": ["lowest", "spend"]}, "key 'lineup' has 2 strategies for [4] players"),
+    ({"pool": ["greedy", "spend"]}, "either key 'lineup'"),
+    ({"lineup": None, "pool": ["greedy"]}, "at least two strategies"),
+    ({"match": {"mode": "forever"}}, "key 'match.mode' must be one of"),
+    ({"match": {"mode": "hands"}}, "key 'match.hands' must be a positive whole number"),
+    ({"match": {"mode": "threshold", "threshold": 200, "x": 1}}, "unknown key 'match.x'"),
+    ({"sweep": {"greedy.k": [1]}}, "for a strategy of the lineup or pool"),
+    ({"sweep": {"hoard.k": [1]}}, "strategy 'hoard' has no parameter 'k'"),
+    ({"sweep": {"hoard.release_at": [1, 99]}}, "outside 0..13"),
+    ({"sweep": {"hoard.release_at": "3"}}, "must be a list of numbers"),
+    ({"game": "chess"}, "unknown game 'chess'"),
+])
+def test_bad_specs_name_the_key(changes, message):
+    with pytest.raises(SimkitError) as e:
+        spec(**changes)
+    assert message in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_spec_file_error_names_the_file(tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text('name = "x"\nplayers = 4\nhands = 10\nlineup = ["lowest"]\nhandz = 3\n')
+    with pytest.raises(SimkitError, match=r"bad.toml: unknown key 'handz'"):
+        load_spec(str(path))
+    path.write_text('name = "x\n')
+    with pytest.raises(SimkitError, match=r"bad.toml: not valid TOML"):
+        load_spec(str(path))
+    with pytest.raises(SimkitError, match="does not exist"):
+        load_spec(str(tmp_path / "none.toml"))
+    path.write_text('name = "x"\nplayers = [3, 4]\nhands = 10\nlineup = ["lowest"]\n[match]\nmode = "threshold"\n'
+                    'threshold = 200\n')
+    assert load_spec(str(path)).match == {"mode": "threshold", "threshold": 200}
