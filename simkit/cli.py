@@ -280,6 +280,39 @@ def strength(players, hands, seed, strategies, ass_joker, rule_pairs, strategy_f
     click.echo(f"({hands * (len(candidates) + 1):,} hands in {elapsed:.1f} s)")
 
 
+@cli.command()
+@click.argument("spec_file", type=str)
+@click.option("--out", "out", type=str, default=None, help="Folder for the results (default: runs/<name>).")
+@click.option("--hands", "-H", type=int, default=None, help="Hands per cell, overriding the spec.")
+@click.option("--resume", is_flag=True, help="Finish an interrupted run in --out without recomputing.")
+@strategy_file_opt
+def run(spec_file, out, hands, resume, strategy_files):
+    """Run an experiment spec (TOML): results.parquet, spec.toml and meta.json in --out."""
+    from tqdm import tqdm
+
+    from experiments.runner import copy_spec, run_spec
+    from experiments.spec import load_spec
+    from reports.stats import mean_ci
+
+    _load_files(strategy_files)
+    spec = load_spec(spec_file)
+    if hands is not None:
+        _hands(hands)
+    out = out or os.path.join("runs", spec.name)
+    total = (hands or spec.hands) * sum(c.players if spec.seating == "rotate" else 1 for c in spec.cells())
+    with tqdm(total=total, unit="hand", unit_scale=True, file=sys.stderr, leave=False, disable=None) as bar:
+        table = run_spec(spec, out, resume=resume, hands=hands, progress=bar.update)
+    copy_spec(spec_file, out)
+    value = "penalty" if spec.match["mode"] == "single" else "total"
+    rows = []
+    for (cell, players, strategy), group in table.groupby(["cell", "players", "strategy"], sort=True):
+        mean, half = mean_ci(group[value].to_numpy())
+        rows.append({"cell": cell, "players": players, "strategy": strategy,
+                     f"mean {value}": f"{mean:.3f} ± {half:.3f}", "n": f"{len(group):,}"})
+    click.echo(f"{spec.name}: {len(table):,} rows in {out}/results.parquet (± = 95% interval)")
+    click.echo(pd.DataFrame(rows).set_index(["cell", "players", "strategy"]).to_string())
+
+
 @cli.command("strategies")
 @game_opt
 @strategy_file_opt

@@ -1,0 +1,81 @@
+"""The runner: tidy results, rotation of seats over the same deals, resume, determinism."""
+
+import pandas as pd
+import pytest
+
+from experiments import runner
+from experiments.spec import parse_spec_dict
+from simkit.errors import SimkitError
+
+SPEC = {"name": "t", "players": 4, "hands": 2500, "seed": 9, "lineup": ["greedy", "lowest", "lowest", "lowest"]}
+
+
+@pytest.fixture(autouse=True)
+def small_chunks(monkeypatch):
+    monkeypatch.setattr(runner, "CHUNK", 1000)
+
+
+def test_results_are_tidy_and_rotated(tmp_path):
+    table = runner.run_spec(parse_spec_dict(SPEC), str(tmp_path / "run"))
+    assert len(table) == 2500 * 4 * 4  # hands x seats x rotations
+    assert set(table.columns) >= {"experiment", "cell", "players", "rotation", "hand", "seat", "strategy",
+                                  "penalty", "out", "ass_end", "tricks", "ass_joker"}
+    greedy = table[table.strategy == "greedy"]
+    assert sorted(greedy.seat.unique()) == [0, 1, 2, 3] and len(greedy) == 2500 * 4
+    assert (table.groupby(["rotation", "hand"]).ass_end.sum() == 1).all()  # one ass holder per hand
+    for r in range(4):  # rotation r moves the lineup r seats on: greedy sits in seat r
+        assert set(table[(table.rotation == r) & (table.strategy == "greedy")].seat) == {r}
+    assert (tmp_path / "run" / "results.parquet").exists()
+    assert (tmp_path / "run" / "meta.json").exists()
+
+
+def test_resume_after_an_interruption_gives_the_identical_table(tmp_path):
+    whole = runner.run_spec(parse_spec_dict(SPEC), str(tmp_path / "a"))
+    runner.run_spec(parse_spec_dict(SPEC), str(tmp_path / "b"))
+    chunk_files = sorted((tmp_path / "b" / "chunks").iterdir())
+    for f in chunk_files[::3]:  # as if the run had been killed before these chunks
+        f.unlink()
+    (tmp_path / "b" / "results.parquet").unlink()
+    resumed = runner.run_spec(parse_spec_dict(SPEC), str(tmp_path / "b"), resume=True)
+    pd.testing.assert_frame_equal(whole, resumed)
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "a" / "results.parquet"), whole)
+
+
+def test_chunking_does_not_change_results(tmp_path, monkeypatch):
+    a = runner.run_spec(parse_spec_dict(SPEC), str(tmp_path / "a"))
+    monkeypatch.setattr(runner, "CHUNK", 777)
+    b = runner.run_spec(parse_spec_dict(SPEC), str(tmp_path / "b"))
+    pd.testing.assert_frame_equal(a, b)
+
+
+def test_a_used_folder_needs_resume(tmp_path):
+    runner.run_spec(parse_spec_dict(SPEC), str(tmp_path / "a"))
+    with pytest.raises(SimkitError, match="already holds a run"):
+        runner.run_spec(parse_spec_dict(SPEC), str(tmp_path / "a"))
+
+
+def test_matches(tmp_path):
+    spec = parse_spec_dict({**SPEC, "hands": 50, "match": {"mode": "threshold", "threshold": 100},
+                            "seating": "none"})
+    table = runner.run_spec(spec, str(tmp_path / "m"))
+    assert len(table) == 50 * 4
+    assert (table.groupby("match").win.sum().round(9) == 1).all()
+    assert (table.groupby("match").total.max() >= 100).all()
+
+
+def test_the_run_command(run, tmp_path):
+    spec = tmp_path / "s.toml"
+    spec.write_text('name = "s"\nplayers = 3\nhands = 300\nlineup = ["spend", "lowest", "lowest"]\n')
+    code, out, err = run("run", spec, "--out", tmp_path / "o")
+    assert code == 0, err
+    assert "3,600 rows" in out and "spend" in out and "±" in out
+    assert sorted(p.name for p in (tmp_path / "o").iterdir()) == ["chunks", "meta.json", "results.parquet",
+                                                                 "spec.toml"]
+    code, _, err = run("run", spec, "--out", tmp_path / "o")
+    assert code == 2 and "already holds a run" in err
+    code, _, err = run("run", spec, "--out", tmp_path / "o", "--resume")
+    assert code == 0, err
+    spec.write_text('name = "s"\nplayers = 3\nhands = 300\nlineup = ["spend"]\nhandz = 1\n')
+    code, _, err = run("run", spec, "--out", tmp_path / "p")
+    assert code == 2 and "s.toml: unknown key 'handz'" in err and err.count("\n") == 1
+    assert not (tmp_path / "p").exists()
