@@ -303,6 +303,9 @@ def run(spec_file, out, hands, resume, strategy_files):
     with tqdm(total=total, unit="hand", unit_scale=True, file=sys.stderr, leave=False, disable=None) as bar:
         table = run_spec(spec, out, resume=resume, hands=hands, progress=bar.update)
     copy_spec(spec_file, out)
+    from reports.report import make_report
+
+    report = make_report(out, spec.baseline)
     value = "penalty" if spec.match["mode"] == "single" else "total"
     rows = []
     for (cell, players, strategy), group in table.groupby(["cell", "players", "strategy"], sort=True):
@@ -311,6 +314,17 @@ def run(spec_file, out, hands, resume, strategy_files):
                      f"mean {value}": f"{mean:.3f} ± {half:.3f}", "n": f"{len(group):,}"})
     click.echo(f"{spec.name}: {len(table):,} rows in {out}/results.parquet (± = 95% interval)")
     click.echo(pd.DataFrame(rows).set_index(["cell", "players", "strategy"]).to_string())
+    click.echo(f"report: {report}")
+
+
+@cli.command()
+@click.argument("folder", type=str)
+@click.option("--baseline", type=str, default="lowest", show_default=True, help="Strategy for paired differences.")
+def report(folder, baseline):
+    """Write report.md and report.html (with figures) for a run's folder."""
+    from reports.report import make_report
+
+    click.echo(f"report: {make_report(folder, baseline)}")
 
 
 @cli.command("strategies")

@@ -69,8 +69,9 @@ def test_the_run_command(run, tmp_path):
     code, out, err = run("run", spec, "--out", tmp_path / "o")
     assert code == 0, err
     assert "2,700 rows" in out  # 300 hands x 3 seats x 3 rotations and "spend" in out and "±" in out
-    assert sorted(p.name for p in (tmp_path / "o").iterdir()) == ["chunks", "meta.json", "results.parquet",
-                                                                 "spec.toml"]
+    assert sorted(p.name for p in (tmp_path / "o").iterdir()) == [
+        "chunks", "comparison.png", "distribution.png", "hand-length.png", "meta.json", "report.html", "report.md",
+        "results.parquet", "spec.toml"]
     code, _, err = run("run", spec, "--out", tmp_path / "o")
     assert code == 2 and "already holds a run" in err
     code, _, err = run("run", spec, "--out", tmp_path / "o", "--resume")

@@ -1,0 +1,50 @@
+"""Reports: the files exist, the HTML is self-contained, and the paired statistics are right."""
+
+import pandas as pd
+import pytest
+
+from experiments import runner
+from experiments.spec import parse_spec_dict
+from reports.report import make_report
+from reports.tables import paired_differences
+from simkit.errors import SimkitError
+
+
+@pytest.fixture(scope="module")
+def run_folder(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("run")
+    spec = parse_spec_dict({"name": "r", "players": 4, "hands": 3000, "seed": 2,
+                            "lineup": ["dodge", "greedy", "lowest", "lowest"]})
+    runner.run_spec(spec, str(folder / "o"))
+    return folder / "o"
+
+
+def test_report_files_and_embedded_figures(run_folder):
+    page = make_report(str(run_folder)).read_text()
+    assert page.count("data:image/png;base64,") == 3
+    for name in ("report.md", "comparison.png", "distribution.png", "hand-length.png"):
+        assert (run_folder / name).stat().st_size > 0
+    md = (run_folder / "report.md").read_text()
+    assert "Paired difference to lowest" in md and "| greedy | lowest |" in md and "Seat position effect" in md
+
+
+def test_a_strategy_identical_to_the_baseline_differs_by_exactly_zero(tmp_path):
+    """With `dodge` (the baseline's decisions) against three `lowest`, every rotation plays the
+    same game, so each (deal, seat) pair differs by exactly 0."""
+    spec = parse_spec_dict({"name": "z", "players": 4, "hands": 2000, "seed": 4,
+                            "lineup": ["dodge", "lowest", "lowest", "lowest"]})
+    table = runner.run_spec(spec, str(tmp_path / "z"))
+    diffs = paired_differences(table, "penalty", "lowest").set_index("strategy")
+    assert diffs.loc["dodge", "difference"] == 0 and diffs.loc["dodge", "ci95"] == 0
+    assert not diffs.loc["dodge", "decisive"] and diffs.loc["dodge", "n"] == 2000 * 4
+
+
+def test_a_stronger_strategy_is_decisive(run_folder):
+    diffs = paired_differences(pd.read_parquet(run_folder / "results.parquet"), "penalty", "lowest")
+    greedy = diffs.set_index("strategy").loc["greedy"]
+    assert greedy["decisive"] and greedy["difference"] < 0 and greedy["n"] == 3000 * 4
+
+
+def test_report_of_an_empty_folder(tmp_path):
+    with pytest.raises(SimkitError, match="holds no results.parquet"):
+        make_report(str(tmp_path))
