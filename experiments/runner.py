@@ -19,6 +19,7 @@ import pandas as pd
 import simkit
 from experiments.spec import Cell, Spec
 from simkit.errors import SimkitError
+from simkit.files import atomic_path
 from simkit.whos_the_ass import batch
 from simkit.whos_the_ass.strategy import seats_for
 
@@ -61,9 +62,8 @@ def _chunk_frame(spec: Spec, ci: int, cell: Cell, r: int, lo: int, hi: int) -> p
 
 
 def _atomic_parquet(frame: pd.DataFrame, path: Path) -> None:
-    tmp = path.with_name(f".{path.name}.part")
-    frame.to_parquet(tmp, index=False)
-    os.replace(tmp, path)
+    with atomic_path(path) as tmp:
+        frame.to_parquet(tmp, index=False)
 
 
 def run_spec(spec: Spec, out: str, resume: bool = False, hands: int | None = None,
@@ -103,9 +103,8 @@ def run_spec(spec: Spec, out: str, resume: bool = False, hands: int | None = Non
             "hands_per_s": round(played / elapsed) if played and elapsed > 0 else None,
             "machine": {"python": platform.python_version(), "system": platform.platform(),
                         "cpus": os.cpu_count()}}
-    tmp = folder / ".meta.json.part"
-    tmp.write_text(json.dumps(meta, indent=2))
-    os.replace(tmp, folder / "meta.json")
+    with atomic_path(folder / "meta.json") as tmp:
+        tmp.write_text(json.dumps(meta, indent=2))
     return table
 
 

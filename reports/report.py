@@ -4,7 +4,6 @@ with the figures as PNG files beside them (embedded in the HTML)."""
 import base64
 import html
 import json
-import os
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -12,6 +11,7 @@ import pandas as pd
 
 from reports import figures, tables
 from simkit.errors import SimkitError
+from simkit.files import atomic_path
 
 
 def _fmt(frame: pd.DataFrame) -> pd.DataFrame:
@@ -29,15 +29,12 @@ def _fmt(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _markdown(frame: pd.DataFrame) -> str:
-    frame = _fmt(frame)
-    head = "| " + " | ".join(frame.columns) + " |\n|" + "---|" * len(frame.columns) + "\n"
-    return head + "\n".join("| " + " | ".join(str(v) for v in row) + " |" for row in frame.itertuples(index=False))
+    return tables.markdown(_fmt(frame))
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.part")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+    with atomic_path(path) as tmp:
+        tmp.write_bytes(data)
 
 
 def make_report(folder: str, baseline: str = "lowest") -> Path:

@@ -46,3 +46,9 @@ def seat_effect(table: pd.DataFrame, value: str) -> pd.DataFrame:
         mean, half = mean_ci(group[value].to_numpy(dtype=np.float64))
         rows.append({"cell": cell, "seat": seat, "mean": mean, "ci95": half, "n": len(group)})
     return pd.DataFrame(rows)
+
+
+def markdown(frame: pd.DataFrame) -> str:
+    """A table as GitHub Markdown, columns only (reset the index first to show it)."""
+    head = "| " + " | ".join(map(str, frame.columns)) + " |\n|" + "---|" * len(frame.columns) + "\n"
+    return head + "\n".join("| " + " | ".join(str(v) for v in row) + " |" for row in frame.itertuples(index=False))

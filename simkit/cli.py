@@ -85,15 +85,6 @@ def _load_files(files: tuple[str, ...]) -> None:
         load_strategy_file(f)
 
 
-def _markdown(table: pd.DataFrame) -> str:
-    """A DataFrame as a GitHub Markdown table, index first."""
-    header = [table.index.name or ""] + list(table.columns)
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for name, row in table.iterrows():
-        lines.append("| " + " | ".join([str(name)] + [str(v) for v in row]) + " |")
-    return "\n".join(lines)
-
-
 def _seed(text: str) -> int:
     from simkit.whos_the_ass.batch import check_seed
 
@@ -246,6 +237,7 @@ def strength(players, hands, seed, strategies, ass_joker, rule_pairs, strategy_f
     from tqdm import tqdm
 
     from experiments.strength import BASELINE, strength_table
+    from reports import tables
     from simkit import registry
     from simkit.registry import split_specs
     from simkit.whos_the_ass.rules import GAME, check_players
@@ -276,7 +268,7 @@ def strength(players, hands, seed, strategies, ass_joker, rule_pairs, strategy_f
         "decisive": table["decisive"].map({True: "yes", False: "no"}),
         "n": [f"{n:,}" for n in table["n"]],
     }, index=table.index)
-    click.echo(_markdown(shown) if markdown else shown.to_string())
+    click.echo(tables.markdown(shown.reset_index()) if markdown else shown.to_string())
     click.echo(f"({hands * (len(candidates) + 1):,} hands in {elapsed:.1f} s)")
 
 
@@ -292,7 +284,7 @@ def run(spec_file, out, hands, resume, strategy_files):
 
     from experiments.runner import copy_spec, run_spec
     from experiments.spec import load_spec
-    from reports.stats import mean_ci
+    from reports import tables
 
     _load_files(strategy_files)
     spec = load_spec(spec_file)
@@ -307,13 +299,12 @@ def run(spec_file, out, hands, resume, strategy_files):
 
     report = make_report(out, spec.baseline)
     value = "penalty" if spec.match["mode"] == "single" else "total"
-    rows = []
-    for (cell, players, strategy), group in table.groupby(["cell", "players", "strategy"], sort=True):
-        mean, half = mean_ci(group[value].to_numpy())
-        rows.append({"cell": cell, "players": players, "strategy": strategy,
-                     f"mean {value}": f"{mean:.3f} ± {half:.3f}", "n": f"{len(group):,}"})
+    means = tables.strategy_means(table, value)
+    shown = pd.DataFrame({"cell": means["cell"], "players": means["players"], "strategy": means["strategy"],
+                          f"mean {value}": [f"{m:.3f} ± {h:.3f}" for m, h in zip(means["mean"], means["ci95"])],
+                          "n": [f"{n:,}" for n in means["n"]]}).set_index(["cell", "players", "strategy"])
     click.echo(f"{spec.name}: {len(table):,} rows in {out}/results.parquet (± = 95% interval)")
-    click.echo(pd.DataFrame(rows).set_index(["cell", "players", "strategy"]).to_string())
+    click.echo(shown.to_string())
     click.echo(f"report: {report}")
 
 
