@@ -1,8 +1,8 @@
 """Run a spec: cells x seat rotations x chunks of hands, each chunk kept on disk as it finishes
 (so an interrupted run resumes without recomputing), then one tidy results table.
 
-A step of the experiments issue: single hands and matches, rotation, resume, atomic files. The
-Dask executor and the reports come next.
+Chunk files are Arrow IPC (a memory copy to write and read back); results.parquet is fed as
+chunks finish (experiments/results.py). Both are written beside and renamed into place.
 """
 
 import json
@@ -15,97 +15,108 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 import simkit
-from experiments.spec import Cell, Spec
+from experiments import executors
+from experiments.chunks import Task, play_chunk, strategy_labels
+from experiments.results import ResultsWriter, read_chunk
+from experiments.spec import Spec
 from simkit.errors import SimkitError
 from simkit.files import atomic_path
-from simkit.whos_the_ass import batch
-from simkit.whos_the_ass.strategy import seats_for
 
-CHUNK = 100_000  # hands (or matches) per chunk file: the unit of resume and, later, of Dask
-
-
-def _rotations(spec: Spec, cell: Cell) -> int:
-    return cell.players if spec.seating == "rotate" else 1
+CHUNK = 100_000  # hands (or matches) per chunk: the unit of resume, progress and Dask work
+RESULTS = "results.parquet"
 
 
-def _rotated(lineup: tuple[str, ...], r: int) -> list[str]:
-    """Rotation r puts the strategy of seat s into seat s + r (duplicate deals: every deal is
-    replayed with the lineup moved one seat on each time)."""
-    n = len(lineup)
-    return [lineup[(s - r) % n] for s in range(n)]
-
-
-def _chunk_frame(spec: Spec, ci: int, cell: Cell, r: int, lo: int, hi: int) -> pd.DataFrame:
-    """Play one chunk and return its rows: one per (hand or match, seat)."""
-    labels = _rotated(cell.lineup, r)
-    seats = seats_for(labels, cell.players)
-    n = cell.players
-    mode = spec.match["mode"]
-    if mode == "single":
-        res = batch.play(seats, hi - lo, spec.seed, spec.rules, first=lo)
-        cols = {"hand": np.repeat(np.arange(lo, hi), n), "penalty": res.penalties.ravel().astype(np.int32),
-                "out": (res.penalties == 0).ravel(), "ass_end": (res.ass_end[:, None] == np.arange(n)).ravel(),
-                "tricks": np.repeat(res.tricks, n).astype(np.int16)}
-    else:
-        res = batch.matches(seats, hi - lo, spec.seed, spec.rules, hands=spec.match.get("hands", 0),
-                            threshold=spec.match.get("threshold", 0), first=lo)
-        cols = {"match": np.repeat(np.arange(lo, hi), n), "total": res.totals.ravel().astype(np.int32),
-                "win": res.win_shares().ravel(), "hands": np.repeat(res.hands, n).astype(np.int32)}
-    frame = pd.DataFrame({"cell": np.int32(ci), "players": np.int8(n), "rotation": np.int8(r), **cols,
-                          "seat": np.tile(np.arange(n, dtype=np.int8), hi - lo),
-                          "strategy": np.tile(np.array([s.label for s in seats]), hi - lo)})
-    for key, value in cell.sweep:
-        frame[key] = value
-    return frame
-
-
-def _atomic_parquet(frame: pd.DataFrame, path: Path) -> None:
-    with atomic_path(path) as tmp:
-        frame.to_parquet(tmp, index=False)
+def plan(spec: Spec, hands: int | None = None, chunk: int | None = None) -> list[Task]:
+    """Every chunk of the run, in the order of the results table."""
+    count, size = hands or spec.hands, chunk or CHUNK
+    tasks = []
+    for ci, cell in enumerate(spec.cells()):
+        for r in range(cell.players if spec.seating == "rotate" else 1):
+            tasks += [Task(ci, r, lo, min(count, lo + size)) for lo in range(0, count, size)]
+    return tasks
 
 
 def run_spec(spec: Spec, out: str, resume: bool = False, hands: int | None = None,
-             progress: Callable[[int], None] | None = None) -> pd.DataFrame:
-    """Run every cell of `spec` into folder `out`; returns the results table."""
+             progress: Callable[[int], None] | None = None, workers: int | None = None,
+             scheduler: str | None = None, strategy_files: tuple[str, ...] = ()) -> pd.DataFrame:
+    """Run every cell of `spec` into folder `out`; returns the results table.
+
+    Chunks run in this process by default, or on Dask with `workers` (a local cluster of that many
+    processes) or `scheduler` (an existing cluster's address); the table is the same either way.
+    """
+    write_results(spec, out, resume, hands, progress, workers, scheduler, strategy_files)
+    return read_results(out)
+
+
+def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None = None,
+                  progress: Callable[[int], None] | None = None, workers: int | None = None,
+                  scheduler: str | None = None, strategy_files: tuple[str, ...] = ()) -> Path:
+    """The runner's work without reading the table back: chunks, results.parquet, meta.json."""
     folder = Path(out)
     chunks = folder / "chunks"
     if folder.exists() and any(folder.iterdir()) and not resume:
         raise SimkitError(f"{out} already holds a run; use --resume to finish it, or another --out")
-    chunks.mkdir(parents=True, exist_ok=True)
-    count = hands or spec.hands
+    if workers is not None and workers < 1:
+        raise SimkitError(f"--workers must be at least 1, got {workers}")
+    try:
+        chunks.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise SimkitError(f"cannot create {chunks}: {e.strerror}") from None
     start = time.perf_counter()
-    parts, played = [], 0
-    for ci, cell in enumerate(spec.cells()):
-        for r in range(_rotations(spec, cell)):
-            for lo in range(0, count, CHUNK):
-                hi = min(count, lo + CHUNK)
-                path = chunks / f"cell{ci}-rot{r}-{lo}-{hi}.parquet"
-                if path.exists():
-                    frame = pd.read_parquet(path)
-                else:
-                    frame = _chunk_frame(spec, ci, cell, r, lo, hi)
-                    _atomic_parquet(frame, path)
-                    played += hi - lo
-                parts.append(frame)
+    tasks = plan(spec, hands)
+    labels = strategy_labels(spec)
+    files = tuple(str(Path(f).resolve()) for f in strategy_files)
+    writer = ResultsWriter(folder / RESULTS, {"experiment": spec.name, **{k: str(v) for k, v in spec.rules.items()}})
+    try:
+        todo = []
+        for index, task in enumerate(tasks):
+            path = chunks / f"{task.name}.arrow"
+            if path.exists():
+                writer.add(index, read_chunk(path), None)
                 if progress:
-                    progress(hi - lo)
-    table = pd.concat(parts, ignore_index=True)
-    table.insert(0, "experiment", spec.name)
-    for key, value in spec.rules.items():
-        table[key] = value
-    _atomic_parquet(table, folder / "results.parquet")
+                    progress(task.hi - task.lo)
+            else:
+                todo.append((index, task))
+        order = {task: index for index, task in todo}
+        pending = [task for _, task in todo]
+        if workers is None and scheduler is None:
+            done = executors.in_process(play_chunk, pending, spec, labels, files)
+        else:
+            done = executors.on_dask(play_chunk, pending, spec, labels, files, workers=workers, scheduler=scheduler)
+        for task, table in done:
+            writer.add(order[task], table, chunks / f"{task.name}.arrow")
+            if progress:
+                progress(task.hi - task.lo)
+    except BaseException:
+        writer.abort()  # every chunk handed over is still written; no half results file
+        raise
+    writer.close()
     elapsed = time.perf_counter() - start
+    played = sum(t.hi - t.lo for t in pending)
     meta = {"simkit": simkit.__version__, "numpy": np.__version__, "pandas": pd.__version__,
-            "seed": spec.seed, "hands": count, "cells": len(spec.cells()), "match": spec.match,
-            "seating": spec.seating, "rules": spec.rules, "played_now": played, "duration_s": round(elapsed, 3),
+            "pyarrow": pa.__version__, "experiment": spec.name, "game": spec.game, "seed": spec.seed,
+            "hands": hands or spec.hands, "cells": len(spec.cells()), "chunks": len(tasks), "match": spec.match,
+            "seating": spec.seating, "rules": spec.rules, "baseline": spec.baseline,
+            "executor": "in-process" if workers is None and scheduler is None else
+            (f"dask {scheduler}" if scheduler else f"dask local cluster, {workers} workers"),
+            "played_now": played, "duration_s": round(elapsed, 3),
             "hands_per_s": round(played / elapsed) if played and elapsed > 0 else None,
             "machine": {"python": platform.python_version(), "system": platform.platform(),
                         "cpus": os.cpu_count()}}
     with atomic_path(folder / "meta.json") as tmp:
         tmp.write_text(json.dumps(meta, indent=2))
-    return table
+    return folder / RESULTS
+
+
+def read_results(out: str) -> pd.DataFrame:
+    """A run's results table (strategy and the text config columns as categoricals)."""
+    path = Path(out) / RESULTS
+    if not path.is_file():
+        raise SimkitError(f"{out} holds no {RESULTS} (run `simkit run` first)")
+    return pd.read_parquet(path)
 
 
 def copy_spec(path: str, out: str) -> None:

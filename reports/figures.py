@@ -9,9 +9,10 @@ import pandas as pd  # noqa: E402
 
 
 def strategy_comparison(means: pd.DataFrame, value: str):
-    """Mean per strategy with its 95% interval, one panel row per cell."""
-    fig, ax = plt.subplots(figsize=(8, 0.45 * len(means) + 1.5))
-    labels = [f"{r.strategy}  ({r.players}p, cell {r.cell})" for r in means.itertuples()]
+    """Mean per strategy with its 95% interval, a row per cell (or per player count, pooled)."""
+    fig, ax = plt.subplots(figsize=(8, 0.3 * len(means) + 1.5))
+    labels = [f"{r.strategy}  ({r.players}p" + (f", cell {r.cell})" if "cell" in means.columns else ")")
+              for r in means.itertuples()]
     y = np.arange(len(means))
     ax.errorbar(means["mean"], y, xerr=means["ci95"], fmt="o", capsize=4)
     ax.set_yticks(y, labels)
@@ -30,7 +31,7 @@ def distributions(table: pd.DataFrame, value: str):
         ax.hist(group[value], bins=np.arange(0, top + 2) - 0.5, histtype="step", density=True, label=strategy)
     ax.set_xlabel(value)
     ax.set_ylabel("share")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7, ncol=2)
     fig.tight_layout()
     return fig
 
@@ -45,5 +46,62 @@ def hand_lengths(table: pd.DataFrame):
     ax.set_xlabel("tricks per hand")
     ax.set_ylabel("share")
     ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def sweep_curves(curves: pd.DataFrame):
+    """One panel per swept parameter: the measure against the parameter value, a line per strategy
+    and player count, with its 95% band."""
+    params = list(dict.fromkeys(curves["parameter"]))
+    fig, axes = plt.subplots(1, len(params), figsize=(6 * len(params), 4), squeeze=False)
+    for ax, param in zip(axes[0], params):
+        sub = curves[curves["parameter"] == param]
+        for (strategy, players), line in sub.groupby(["strategy", "players"], sort=True):
+            line = line.sort_values("value")
+            ax.plot(line["value"], line["estimate"], "o-", label=f"{strategy}, {players} players")
+            ax.fill_between(line["value"], line["estimate"] - line["ci95"], line["estimate"] + line["ci95"], alpha=0.25)
+        if sub["measure"].str.startswith("difference").any():
+            ax.axhline(0, color="grey", lw=0.8)
+        ax.set_xlabel(param)
+        ax.set_ylabel(f"{sub['measure'].iloc[0]} (95% band)")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def pairwise_heatmap(pairs: pd.DataFrame):
+    """P(row beats column) for every pairing of a tournament, the 95% interval in each square."""
+    names = sorted(set(pairs["strategy"]) | set(pairs["opponent"]))
+    grid = np.full((len(names), len(names)), np.nan)
+    for r in pairs.itertuples():
+        grid[names.index(r.strategy), names.index(r.opponent)] = r.beats
+    size = 1.1 * len(names) + 2.5
+    fig, ax = plt.subplots(figsize=(size + 1.5, size))
+    image = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=1)
+    for r in pairs.itertuples():
+        i, j = names.index(r.strategy), names.index(r.opponent)
+        ax.text(j, i, f"{r.beats:.2f}\n{r.low:.2f}–{r.high:.2f}", ha="center", va="center", fontsize=7)
+    ax.set_xticks(range(len(names)), names, rotation=45, ha="right")
+    ax.set_yticks(range(len(names)), names)
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("strategy")
+    fig.colorbar(image, ax=ax, label="P(strategy beats opponent)")
+    fig.tight_layout()
+    return fig
+
+
+def win_rates(rates: pd.DataFrame):
+    """Match win share per strategy with its Wilson interval."""
+    fig, ax = plt.subplots(figsize=(8, 0.45 * len(rates) + 1.5))
+    labels = [f"{r.strategy}  ({r.players}p, cell {r.cell})" for r in rates.itertuples()]
+    y = np.arange(len(rates))
+    ax.errorbar(rates["win"], y, xerr=[rates["win"] - rates["low"], rates["high"] - rates["win"]], fmt="o",
+                capsize=4)
+    ax.set_yticks(y, labels)
+    ax.invert_yaxis()
+    ax.set_xlabel("share of matches won (ties shared; 95% Wilson interval)")
+    ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
     return fig

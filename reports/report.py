@@ -1,5 +1,6 @@
 """`simkit report DIR`: the results table of a run as report.md and a self-contained report.html,
-with the figures as PNG files beside them (embedded in the HTML)."""
+with the figures as PNG files beside them (embedded in the HTML). The tables and figures are also
+one call away for notebooks: `summary(table)` and `figures_for(table)`."""
 
 import base64
 import html
@@ -14,10 +15,67 @@ from simkit.errors import SimkitError
 from simkit.files import atomic_path
 
 
+def _measure(table: pd.DataFrame) -> str:
+    return "penalty" if "penalty" in table.columns else "total"
+
+
+def summary(table: pd.DataFrame, baseline: str = "lowest") -> dict[str, pd.DataFrame]:
+    """Every statistics table of the report, by title (numbers unformatted, each with its n)."""
+    value = _measure(table)
+    out = {f"Mean {value} per strategy": tables.strategy_means(table, value)}
+    if value == "penalty":
+        out["Went out / held the ass at the end"] = tables.shares(table)
+    else:
+        out["Match wins"] = tables.win_rates(table)
+    out[f"Paired difference to {baseline} (same deal, same seat; negative = fewer points)"] = \
+        tables.paired_differences(table, value, baseline)
+    pairs = tables.pairwise(table, value)
+    if len(pairs) and table["cell"].nunique() > 1:
+        out["Head to head (tournament)"] = pairs
+    if any("." in c for c in table.columns):
+        out["Parameter sweep"] = tables.sweep_curves(table, value, baseline)
+    out["Seat position effect"] = tables.seat_effect(table, value)
+    return out
+
+
+def figures_for(table: pd.DataFrame, stats: dict[str, pd.DataFrame] | None = None,
+                baseline: str = "lowest") -> dict[str, plt.Figure]:
+    """The report's matplotlib figures by file name (close them when done)."""
+    stats = stats or summary(table, baseline)
+    value = _measure(table)
+    means = stats[f"Mean {value} per strategy"]
+    if means["cell"].nunique() > 1:  # many cells: each strategy over all its cells, per player count
+        means = tables.strategy_means(table, value, by_cell=False)
+    out = {"comparison.png": figures.strategy_comparison(means, value)}
+    if "Match wins" in stats:
+        out["match-wins.png"] = figures.win_rates(stats["Match wins"])
+    if "Parameter sweep" in stats and len(stats["Parameter sweep"]):
+        out["sweep.png"] = figures.sweep_curves(stats["Parameter sweep"])
+    if "Head to head (tournament)" in stats:
+        out["head-to-head.png"] = figures.pairwise_heatmap(stats["Head to head (tournament)"])
+    out["distribution.png"] = figures.distributions(table, value)
+    if "tricks" in table.columns:
+        out["hand-length.png"] = figures.hand_lengths(table)
+    return out
+
+
+def _share(p: float, lo: float, hi: float) -> str:
+    return f"{100 * p:.2f}% ({100 * lo:.2f}–{100 * hi:.2f})"
+
+
 def _fmt(frame: pd.DataFrame) -> pd.DataFrame:
+    """Numbers as a reader wants them: ± intervals, shares as percentages with their interval."""
     out = frame.copy()
+    for prefix in ("out", "ass"):
+        if prefix in out.columns:
+            out[f"{prefix} %"] = [_share(*r) for r in zip(out[prefix], out[f"{prefix}_low"], out[f"{prefix}_high"])]
+            out = out.drop(columns=[prefix, f"{prefix}_low", f"{prefix}_high"])
+    for col in ("win", "beats"):
+        if col in out.columns:
+            out[f"{col} %"] = [_share(*r) for r in zip(out[col], out["low"], out["high"])]
+            out = out.drop(columns=[col, "low", "high"])
     for col in out.columns:
-        if col in ("mean", "difference"):
+        if col in ("mean", "difference", "estimate"):
             out[col] = [f"{m:+.3f}" if col == "difference" else f"{m:.3f}" for m in out[col]]
         elif col == "ci95":
             out[col] = [f"± {h:.3f}" for h in out[col]]
@@ -25,11 +83,9 @@ def _fmt(frame: pd.DataFrame) -> pd.DataFrame:
             out[col] = [f"{n:,}" for n in out[col]]
         elif col == "decisive":
             out[col] = out[col].map({True: "yes", False: "no"})
+    if "n" in out.columns:  # n last, beside the numbers it belongs to
+        out = out[[c for c in out.columns if c != "n"] + ["n"]]
     return out
-
-
-def _markdown(frame: pd.DataFrame) -> str:
-    return tables.markdown(_fmt(frame))
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
@@ -37,36 +93,30 @@ def _atomic_write(path: Path, data: bytes) -> None:
         tmp.write_bytes(data)
 
 
-def make_report(folder: str, baseline: str = "lowest") -> Path:
-    """Write report.md, report.html and the PNG figures into `folder`; returns the HTML path."""
+def make_report(folder: str, baseline: str | None = None) -> Path:
+    """Write report.md, report.html and the PNG figures into `folder`; returns the HTML path.
+    The baseline of the paired differences is the run's (its spec) unless one is given."""
     out = Path(folder)
     results = out / "results.parquet"
     if not results.is_file():
         raise SimkitError(f"{folder} holds no results.parquet (run `simkit run` first)")
     table = pd.read_parquet(results)
     meta = json.loads((out / "meta.json").read_text()) if (out / "meta.json").is_file() else {}
-    value = "penalty" if "penalty" in table.columns else "total"
-    means = tables.strategy_means(table, value)
-    diffs = tables.paired_differences(table, value, baseline)
-    seats = tables.seat_effect(table, value)
-    figs = {"comparison.png": figures.strategy_comparison(means, value),
-            "distribution.png": figures.distributions(table, value)}
-    if "tricks" in table.columns:
-        figs["hand-length.png"] = figures.hand_lengths(table)
+    baseline = baseline or meta.get("baseline", "lowest")
+    stats = summary(table, baseline)
     images = {}
-    for name, fig in figs.items():
-        fig.savefig(out / name, dpi=110)
+    for name, fig in figures_for(table, stats, baseline).items():
+        with atomic_path(out / name) as tmp:
+            fig.savefig(tmp, dpi=110, format="png")
         plt.close(fig)
         images[name] = (out / name).read_bytes()
     name = str(table["experiment"].iloc[0])
-    sections = [
-        (f"Mean {value} per strategy", _markdown(means)),
-        (f"Paired difference to {baseline} (same deal, same seat; negative = fewer points)",
-         _markdown(diffs) if len(diffs) else f"({baseline} is not in the lineup: no paired differences)"),
-        ("Seat position effect", _markdown(seats)),
-    ]
+    sections = [(title, tables.markdown(_fmt(frame)) if len(frame) else f"({baseline} is not in the lineup)")
+                for title, frame in stats.items()]
+    speed = f"; {meta['hands_per_s']:,} hands/s" if meta.get("hands_per_s") else ""
     intro = (f"{len(table):,} rows; seed {meta.get('seed', '?')}, {meta.get('hands', '?')} hands per cell, "
-             f"seating {meta.get('seating', '?')}, rules {meta.get('rules', '?')}. Every ± is a 95% interval.")
+             f"seating {meta.get('seating', '?')}, rules {meta.get('rules', '?')}, match {meta.get('match', '?')}"
+             f"{speed}. Every ± and every range in brackets is a 95% interval; n counts (hand or match, seat) rows.")
     md = [f"# {name}", "", intro, ""]
     for title, body in sections:
         md += [f"## {title}", "", body, ""]
@@ -79,8 +129,8 @@ def make_report(folder: str, baseline: str = "lowest") -> Path:
     for n, data in images.items():
         body.append(f'<p><img alt="{n}" src="data:image/png;base64,{base64.b64encode(data).decode()}"></p>')
     page = ("<!doctype html><html><head><meta charset='utf-8'><title>" + html.escape(name) +
-            "</title><style>body{font-family:sans-serif;max-width:60em;margin:auto}table{border-collapse:collapse}"
-            "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}</style></head><body>" +
+            "</title><style>body{font-family:sans-serif;max-width:70em;margin:auto}table{border-collapse:collapse}"
+            "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}img{max-width:100%}</style></head><body>" +
             "\n".join(body) + "</body></html>")
     _atomic_write(out / "report.html", page.encode())
     return out / "report.html"

@@ -277,9 +277,12 @@ def strength(players, hands, seed, strategies, ass_joker, rule_pairs, strategy_f
 @click.option("--out", "out", type=str, default=None, help="Folder for the results (default: runs/<name>).")
 @click.option("--hands", "-H", type=int, default=None, help="Hands per cell, overriding the spec.")
 @click.option("--resume", is_flag=True, help="Finish an interrupted run in --out without recomputing.")
+@click.option("--workers", type=int, default=None, help="Run the chunks on a local Dask cluster of K processes.")
+@click.option("--scheduler", type=str, default=None, help="Run the chunks on an existing Dask cluster (tcp://host:8786).")
+@click.option("--threads", type=int, default=None, help="Engine threads in this process (default: all cores).")
 @strategy_file_opt
-def run(spec_file, out, hands, resume, strategy_files):
-    """Run an experiment spec (TOML): results.parquet, spec.toml and meta.json in --out."""
+def run(spec_file, out, hands, resume, workers, scheduler, threads, strategy_files):
+    """Run an experiment spec (TOML): results.parquet, spec.toml, meta.json and the report in --out."""
     from tqdm import tqdm
 
     from experiments.runner import copy_spec, run_spec
@@ -290,10 +293,14 @@ def run(spec_file, out, hands, resume, strategy_files):
     spec = load_spec(spec_file)
     if hands is not None:
         _hands(hands)
+    if workers is not None and scheduler is not None:
+        raise SimkitError("give --workers (a local Dask cluster) or --scheduler (an existing one), not both")
+    _set_threads(threads)
     out = out or os.path.join("runs", spec.name)
     total = (hands or spec.hands) * sum(c.players if spec.seating == "rotate" else 1 for c in spec.cells())
     with tqdm(total=total, unit="hand", unit_scale=True, file=sys.stderr, leave=False, disable=None) as bar:
-        table = run_spec(spec, out, resume=resume, hands=hands, progress=bar.update)
+        table = run_spec(spec, out, resume=resume, hands=hands, progress=bar.update, workers=workers,
+                         scheduler=scheduler, strategy_files=strategy_files)
     copy_spec(spec_file, out)
     from reports.report import make_report
 
@@ -310,7 +317,7 @@ def run(spec_file, out, hands, resume, strategy_files):
 
 @cli.command()
 @click.argument("folder", type=str)
-@click.option("--baseline", type=str, default="lowest", show_default=True, help="Strategy for paired differences.")
+@click.option("--baseline", type=str, default=None, help="Strategy for paired differences (default: the spec's).")
 def report(folder, baseline):
     """Write report.md and report.html (with figures) for a run's folder."""
     from reports.report import make_report

@@ -62,6 +62,10 @@ def available(game: str) -> list[StrategyInfo]:
 
 
 def get(game: str, name: str) -> StrategyInfo:
+    """A known name is found without scanning the installed packages again (the runner resolves
+    every seat of every chunk); an unknown one scans them first."""
+    if (game, name) in _REGISTRY:
+        return _REGISTRY[(game, name)]
     _load_builtins(game)
     try:
         return _REGISTRY[(game, name)]

@@ -19,7 +19,7 @@ def test_results_are_tidy_and_rotated(tmp_path):
     table = runner.run_spec(parse_spec_dict(SPEC), str(tmp_path / "run"))
     assert len(table) == 2500 * 4 * 4  # hands x seats x rotations
     assert set(table.columns) >= {"experiment", "cell", "players", "rotation", "hand", "seat", "strategy",
-                                  "penalty", "out", "ass_end", "tricks", "ass_joker"}
+                                  "penalty", "ass_end", "tricks", "ass_joker"}
     greedy = table[table.strategy == "greedy"]
     assert sorted(greedy.seat.unique()) == [0, 1, 2, 3] and len(greedy) == 2500 * 4
     assert (table.groupby(["rotation", "hand"]).ass_end.sum() == 1).all()  # one ass holder per hand

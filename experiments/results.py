@@ -1,0 +1,121 @@
+"""The run's files as chunks finish: each chunk at once as an Arrow file (for resume), and the one
+results.parquet, fed in the order of the plan — all in a background thread, so that encoding
+overlaps the engine's next chunk. Row groups have a fixed size whatever the chunking, so the
+same run gives the same bytes however it was split."""
+
+import os
+import queue
+import threading
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.feather as feather
+import pyarrow.parquet as pq
+
+from simkit.files import atomic_path, part_path
+
+ROW_GROUP = 1 << 20
+_DONE = object()
+
+
+def constant(value: str, rows: int) -> pa.DictionaryArray:
+    """A text column with one value: a dictionary of one entry, cheap to hold and to write."""
+    return pa.DictionaryArray.from_arrays(np.zeros(rows, np.int8), [value])
+
+
+def write_chunk(table: pa.Table, path: Path) -> None:
+    with atomic_path(path) as tmp:
+        feather.write_feather(table, tmp, compression="uncompressed")
+
+
+def read_chunk(path: Path) -> pa.Table:
+    return feather.read_table(path, memory_map=False)
+
+
+class ResultsWriter:
+    """Takes chunk tables in any order; writes each chunk file at once and the results file in
+    plan order. `close()` finishes results.parquet (renamed into place); `abort()` still writes
+    every chunk already handed over, and leaves no half results file."""
+
+    def __init__(self, path: Path, columns: dict[str, str]):
+        self._path = path
+        self._columns = columns  # constant text columns: the experiment and its rule options
+        self._queue: queue.Queue = queue.Queue(maxsize=8)
+        self._pending: dict[int, pa.Table] = {}
+        self._buffer: list[pa.Table] = []
+        self._buffered = 0
+        self._next = 0
+        self._writer: pq.ParquetWriter | None = None
+        self._error: BaseException | None = None
+        self._keep_results = True
+        self._tmp = part_path(path)
+        self._thread = threading.Thread(target=self._work, name="simkit-results", daemon=True)
+        self._thread.start()
+
+    def add(self, index: int, table: pa.Table, chunk_file: Path | None) -> None:
+        """Chunk `index` of the plan; `chunk_file` is where to keep it (None: it came from there)."""
+        self._raise()
+        self._queue.put((index, table, chunk_file))
+
+    def close(self) -> None:
+        self._queue.put(_DONE)
+        self._thread.join()
+        self._raise()
+        if self._buffer:
+            self._write_group(pa.concat_tables(self._buffer))
+        self._writer.close()
+        os.replace(self._tmp, self._path)
+
+    def abort(self) -> None:
+        self._keep_results = False
+        self._queue.put(_DONE)
+        self._thread.join()
+        if self._writer is not None:
+            self._writer.close()
+        self._tmp.unlink(missing_ok=True)
+
+    def _raise(self) -> None:
+        if self._error is not None:
+            raise self._error
+
+    def _work(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is _DONE:
+                return
+            if self._error is not None:
+                continue
+            index, table, chunk_file = item
+            try:
+                if chunk_file is not None:
+                    write_chunk(table, chunk_file)
+                if self._keep_results:
+                    self._pending[index] = table
+                    while self._next in self._pending:
+                        self._append(self._pending.pop(self._next))
+                        self._next += 1
+            except BaseException as e:  # handed to the main thread by add() / close()
+                self._error = e
+
+    def _append(self, table: pa.Table) -> None:
+        for name, value in self._columns.items():
+            column = constant(value, len(table))
+            table = table.add_column(0, name, column) if name == "experiment" else table.append_column(name, column)
+        self._buffer.append(table)
+        self._buffered += len(table)
+        while self._buffered >= ROW_GROUP:
+            whole = pa.concat_tables(self._buffer)
+            self._write_group(whole.slice(0, ROW_GROUP))
+            rest = whole.slice(ROW_GROUP)
+            self._buffer, self._buffered = [rest], len(rest)
+
+    def _write_group(self, table: pa.Table) -> None:
+        if self._writer is None:
+            schema = pa.schema([f.with_nullable(False) for f in table.schema])
+            dictionaries = [f.name for f in schema if pa.types.is_dictionary(f.type)]
+            self._writer = pq.ParquetWriter(self._tmp, schema, compression="lz4", use_dictionary=dictionaries,
+                                            write_statistics=False)
+            self._schema = schema
+        if len(table):
+            self._writer.write_table(table.cast(self._schema), row_group_size=ROW_GROUP)
