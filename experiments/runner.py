@@ -21,7 +21,7 @@ import simkit
 from experiments import executors
 from experiments.chunks import Task, play_chunk, strategy_labels
 from experiments.results import ResultsWriter, read_chunk
-from experiments.spec import Spec
+from experiments.spec import Spec, spec_toml
 from simkit.errors import SimkitError
 from simkit.files import atomic_path
 
@@ -122,3 +122,9 @@ def read_results(out: str) -> pd.DataFrame:
 def copy_spec(path: str, out: str) -> None:
     """Keep the spec beside its results."""
     shutil.copyfile(path, Path(out) / "spec.toml")
+
+
+def write_spec(spec: Spec, out: str) -> None:
+    """Write a spec given as a dict beside its results, as TOML."""
+    with atomic_path(Path(out) / "spec.toml") as tmp:
+        tmp.write_text(spec_toml(spec), encoding="utf-8")

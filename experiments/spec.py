@@ -5,6 +5,7 @@ A first step of the experiments issue: the runner, results tables and reports bu
 """
 
 import itertools
+import json
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -198,3 +199,23 @@ def _sweep(data: dict, strategies: tuple[str, ...]) -> dict:
             raise SimkitError(f"key 'sweep.{key}' must be a list of numbers, got {values!r}")
         out[key] = [float(v) for v in values]
     return out
+
+
+def spec_toml(spec: Spec) -> str:
+    """The spec as a TOML file that load_spec reads back to the same Spec (for a spec given as a
+    dict, so that its run folder holds a spec.toml like any other)."""
+    def value(v) -> str:
+        if isinstance(v, (list, tuple)):
+            return "[" + ", ".join(value(x) for x in v) + "]"
+        if isinstance(v, float) and v == int(v):
+            return str(int(v))
+        return json.dumps(v)
+
+    lines = [f"{key} = {value(getattr(spec, key))}" for key in ("name", "game", "hands", "seed", "seating", "baseline")]
+    lines.append(f"players = {value(list(spec.players))}")
+    lines.append(f"lineup = {value(list(spec.lineup))}" if spec.lineup else f"pool = {value(list(spec.pool))}")
+    for table in ("rules", "match", "sweep"):
+        entries = getattr(spec, table)
+        if entries:
+            lines += ["", f"[{table}]"] + [f"{json.dumps(k)} = {value(v)}" for k, v in entries.items()]
+    return "\n".join(lines) + "\n"

@@ -37,15 +37,18 @@ def distributions(table: pd.DataFrame, value: str):
 
 
 def hand_lengths(table: pd.DataFrame):
-    """Tricks per hand (one count per hand and rotation)."""
+    """Tricks per hand (one count per hand and rotation): a line per cell, or per player count
+    when there are many cells."""
     fig, ax = plt.subplots(figsize=(8, 3.5))
-    per_hand = table.drop_duplicates(["cell", "rotation", "hand"])
-    for (cell, players), group in per_hand.groupby(["cell", "players"]):
+    per_hand = table[table["seat"] == 0]
+    keys = ["cell", "players"] if per_hand["cell"].nunique() <= 8 else ["players"]
+    for key, group in per_hand.groupby(keys):
+        label = f"cell {key[0]}, {key[1]} players" if len(keys) == 2 else f"{key[0]} players (all cells)"
         ax.hist(group["tricks"], bins=np.arange(0, group["tricks"].max() + 2) - 0.5, histtype="step",
-                density=True, label=f"cell {cell}, {players} players")
+                density=True, label=label)
     ax.set_xlabel("tricks per hand")
     ax.set_ylabel("share")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7, ncol=2)
     fig.tight_layout()
     return fig
 

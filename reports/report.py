@@ -116,7 +116,8 @@ def make_report(folder: str, baseline: str | None = None) -> Path:
     speed = f"; {meta['hands_per_s']:,} hands/s" if meta.get("hands_per_s") else ""
     intro = (f"{len(table):,} rows; seed {meta.get('seed', '?')}, {meta.get('hands', '?')} hands per cell, "
              f"seating {meta.get('seating', '?')}, rules {meta.get('rules', '?')}, match {meta.get('match', '?')}"
-             f"{speed}. Every ± and every range in brackets is a 95% interval; n counts (hand or match, seat) rows.")
+             f"{speed}. Every ± and every range in brackets is a 95% interval over deals; n counts deals (hands or "
+             f"matches), each deal's seats and rotated replays averaged first, since they share the cards.")
     md = [f"# {name}", "", intro, ""]
     for title, body in sections:
         md += [f"## {title}", "", body, ""]

@@ -1,20 +1,45 @@
-"""Statistics of a results table, each number with its interval and its n."""
+"""Statistics of a results table, each number with its interval and its n.
+
+The unit of every interval is the deal (a hand, or a match): the rows of one deal — its seats and
+its rotated replays — share the same cards and are not independent, so each deal's rows are
+averaged first and the interval is taken over deals, which are. n counts those deals.
+"""
 
 import numpy as np
 import pandas as pd
 
-from reports.stats import mean_ci, wilson
+from reports.stats import Z95, wilson
+
+
+def deal_key(table: pd.DataFrame) -> str:
+    return "hand" if "hand" in table.columns else "match"
+
+
+def _over_deals(per_deal: pd.Series, by: list[str]) -> pd.DataFrame:
+    """Mean, 95% half-width and n over the deals (the last index level) for each `by` group."""
+    stats = per_deal.groupby(level=by, sort=True, observed=True).agg(["mean", "std", "count"])
+    half = Z95 * stats["std"].fillna(np.inf) / np.sqrt(stats["count"])
+    return pd.DataFrame({"mean": stats["mean"], "ci95": half, "n": stats["count"]}).reset_index()
+
+
+def _wilson_over_deals(per_deal: pd.Series, by: list[str], name: str) -> pd.DataFrame:
+    """A share with its Wilson interval, from each deal's share (conservative: a deal's averaged
+    share varies no more than one Bernoulli trial with the same mean)."""
+    stats = per_deal.groupby(level=by, sort=True, observed=True).agg(["sum", "count"])
+    rows = [wilson(k, int(n)) for k, n in zip(stats["sum"], stats["count"])]
+    out = pd.DataFrame(rows, columns=[name, f"{name}_low", f"{name}_high"], index=stats.index)
+    out["n"] = stats["count"]
+    return out.reset_index()
 
 
 def strategy_means(table: pd.DataFrame, value: str, by_cell: bool = True) -> pd.DataFrame:
-    """Per cell (or, pooled over cells, per player count) and strategy: the mean of `value` per hand
-    (or match) and seat, ± 95% CI, n."""
-    keys = ["cell", "players", "strategy"] if by_cell else ["players", "strategy"]
-    rows = []
-    for group_key, group in table.groupby(keys, sort=True, observed=True):
-        mean, half = mean_ci(group[value].to_numpy())
-        rows.append({**dict(zip(keys, group_key)), "mean": mean, "ci95": half, "n": len(group)})
-    return pd.DataFrame(rows)
+    """Per cell (or, pooled over cells, per player count) and strategy: the mean of `value` per
+    hand (or match) and seat, ± 95% CI over deals, n deals."""
+    by = ["cell", "players", "strategy"] if by_cell else ["players", "strategy"]
+    # every cell of a run plays the same deals (same seed, same hand numbers): pooled, they are
+    # still one deal each
+    per_deal = table.groupby(by + [deal_key(table)], sort=True, observed=True)[value].mean()
+    return _over_deals(per_deal, by)
 
 
 def paired_differences(table: pd.DataFrame, value: str, baseline: str) -> pd.DataFrame:
@@ -22,10 +47,10 @@ def paired_differences(table: pd.DataFrame, value: str, baseline: str) -> pd.Dat
 
     With rotated seating every deal is played with every strategy in every seat, so each
     (deal, seat) pairs the strategy with the baseline; a strategy in several seats of a lineup is
-    averaged first. Decisive when the 95% interval excludes 0.
+    averaged first, then its seats of the deal. Decisive when the 95% interval excludes 0.
     """
-    key = "hand" if "hand" in table.columns else "match"
-    rows = []
+    key = deal_key(table)
+    parts = []
     for (cell, players), group in table.groupby(["cell", "players"], sort=True):
         wide = group.pivot_table(index=[key, "seat"], columns="strategy", values=value, aggfunc="mean", observed=True)
         if baseline not in wide.columns:
@@ -33,57 +58,50 @@ def paired_differences(table: pd.DataFrame, value: str, baseline: str) -> pd.Dat
         for strategy in wide.columns:
             if strategy == baseline:
                 continue
-            diff = (wide[strategy] - wide[baseline]).dropna().to_numpy()
-            mean, half = mean_ci(diff)
-            rows.append({"cell": cell, "players": players, "strategy": strategy, "baseline": baseline,
-                         "difference": mean, "ci95": half, "decisive": bool(abs(mean) > half), "n": len(diff)})
-    return pd.DataFrame(rows)
+            diff = (wide[strategy] - wide[baseline]).dropna().groupby(level=key).mean()
+            parts.append(pd.DataFrame({"cell": cell, "players": players, "strategy": strategy, key: diff.index,
+                                       "d": diff.to_numpy()}))
+    if not parts:
+        return pd.DataFrame(columns=["cell", "players", "strategy", "baseline", "difference", "ci95", "decisive", "n"])
+    diffs = pd.concat(parts).set_index(["cell", "players", "strategy", key])["d"]
+    out = _over_deals(diffs, ["cell", "players", "strategy"]).rename(columns={"mean": "difference"})
+    out.insert(3, "baseline", baseline)
+    out.insert(6, "decisive", out["difference"].abs() > out["ci95"])
+    return out
 
 
 def seat_effect(table: pd.DataFrame, value: str) -> pd.DataFrame:
     """Per cell and seat: the mean of `value`, whoever sits there (seat position effect)."""
-    rows = []
-    for (cell, seat), group in table.groupby(["cell", "seat"], sort=True):
-        mean, half = mean_ci(group[value].to_numpy(dtype=np.float64))
-        rows.append({"cell": cell, "seat": seat, "mean": mean, "ci95": half, "n": len(group)})
-    return pd.DataFrame(rows)
-
-
-def markdown(frame: pd.DataFrame) -> str:
-    """A table as GitHub Markdown, columns only (reset the index first to show it)."""
-    head = "| " + " | ".join(map(str, frame.columns)) + " |\n|" + "---|" * len(frame.columns) + "\n"
-    return head + "\n".join("| " + " | ".join(str(v) for v in row) + " |" for row in frame.itertuples(index=False))
+    per_deal = table.groupby(["cell", "seat", deal_key(table)], sort=True)[value].mean()
+    return _over_deals(per_deal, ["cell", "seat"])
 
 
 def shares(table: pd.DataFrame) -> pd.DataFrame:
     """Per cell and strategy: how often the seat went out (no penalty) and held the ass at the end,
     each with its Wilson interval (single hands only)."""
-    rows = []
-    for (cell, players, strategy), group in table.groupby(["cell", "players", "strategy"], sort=True, observed=True):
-        n = len(group)
-        out, out_lo, out_hi = wilson(int((group["penalty"] == 0).sum()), n)
-        ass, ass_lo, ass_hi = wilson(int(group["ass_end"].sum()), n)
-        rows.append({"cell": cell, "players": players, "strategy": strategy, "out": out, "out_low": out_lo,
-                     "out_high": out_hi, "ass": ass, "ass_low": ass_lo, "ass_high": ass_hi, "n": n})
-    return pd.DataFrame(rows)
+    keys = ["cell", "players", "strategy", "hand"]
+    frame = table[keys].assign(out=table["penalty"] == 0, ass=table["ass_end"])
+    per_deal = frame.groupby(keys, sort=True, observed=True)[["out", "ass"]].mean()
+    by = ["cell", "players", "strategy"]
+    out = _wilson_over_deals(per_deal["out"], by, "out")
+    ass = _wilson_over_deals(per_deal["ass"], by, "ass")
+    return out.merge(ass.drop(columns="n"), on=by)
 
 
 def win_rates(table: pd.DataFrame) -> pd.DataFrame:
     """Per cell and strategy: the share of matches won (a shared win counts its share), with its
-    Wilson interval; n counts match-seats."""
-    rows = []
-    for (cell, players, strategy), group in table.groupby(["cell", "players", "strategy"], sort=True, observed=True):
-        p, lo, hi = wilson(float(group["win"].sum()), len(group))
-        rows.append({"cell": cell, "players": players, "strategy": strategy, "win": p, "low": lo, "high": hi,
-                     "n": len(group)})
-    return pd.DataFrame(rows)
+    Wilson interval over matches."""
+    by = ["cell", "players", "strategy"]
+    per_match = table.groupby(by + ["match"], sort=True, observed=True)["win"].mean()
+    out = _wilson_over_deals(per_match, by, "win")
+    return out.rename(columns={"win_low": "low", "win_high": "high"})
 
 
 def pairwise(table: pd.DataFrame, value: str) -> pd.DataFrame:
     """Head to head, for a tournament (two strategies per cell): how often `a` beats `b` on the same
     deal — fewer points per seat than `b` over the whole table (ties count half) — with its Wilson
-    interval. For matches, the share of the match wins that went to `a`."""
-    key = "hand" if "hand" in table.columns else "match"
+    interval over deals. For matches, the share of the match wins that went to `a`."""
+    key = deal_key(table)
     rows = []
     for (cell, players), group in table.groupby(["cell", "players"], sort=True):
         names = list(group["strategy"].astype(str).unique())
@@ -96,7 +114,8 @@ def pairwise(table: pd.DataFrame, value: str) -> pd.DataFrame:
         else:
             per = group.groupby([key, "rotation", strategy])[value].mean().unstack()
             score = (per[a] < per[b]) + 0.5 * (per[a] == per[b])
-        k, n = float(score.sum()), len(score)
+        per_deal = score.groupby(level=0).mean()
+        k, n = float(per_deal.sum()), len(per_deal)
         for x, y, wins in ((a, b, k), (b, a, n - k)):
             p, lo, hi = wilson(wins, n)
             rows.append({"cell": cell, "players": players, "strategy": x, "opponent": y, "beats": p, "low": lo,
@@ -112,18 +131,21 @@ def sweep_curves(table: pd.DataFrame, value: str, baseline: str) -> pd.DataFrame
     for column in [c for c in table.columns if "." in c]:
         name = column.split(".", 1)[0]
         for (players, x), group in table.groupby(["players", column], sort=True):
-            labels = group["strategy"].astype(str)
-            has_baseline = baseline in set(labels)
+            has_baseline = baseline in set(group["strategy"].astype(str))
             if has_baseline:
-                diffs = paired_differences(group, value, baseline)
-                points = [(r.strategy, r.difference, r.ci95, r.n) for r in diffs.itertuples()]
+                points = paired_differences(group, value, baseline).rename(columns={"difference": "estimate"})
             else:
-                points = [(s, *mean_ci(group.loc[labels == s, value].to_numpy()), int((labels == s).sum()))
-                          for s in sorted(set(labels))]
-            for strategy, y, half, n in points:
-                curve = name if strategy == name or str(strategy).startswith(name + "(") else strategy
-                rows.append({"parameter": column, "value": x, "players": players, "strategy": curve, "estimate": y,
-                             "ci95": half, "n": n,
+                points = strategy_means(group, value).rename(columns={"mean": "estimate"})
+            for r in points.itertuples():
+                curve = name if r.strategy == name or str(r.strategy).startswith(name + "(") else r.strategy
+                rows.append({"parameter": column, "value": x, "players": players, "strategy": curve,
+                             "estimate": r.estimate, "ci95": r.ci95, "n": r.n,
                              "measure": f"difference to {baseline}" if has_baseline else f"mean {value}"})
     out = pd.DataFrame(rows)
     return out.sort_values(["parameter", "players", "strategy", "value"], ignore_index=True) if len(out) else out
+
+
+def markdown(frame: pd.DataFrame) -> str:
+    """A table as GitHub Markdown, columns only (reset the index first to show it)."""
+    head = "| " + " | ".join(map(str, frame.columns)) + " |\n|" + "---|" * len(frame.columns) + "\n"
+    return head + "\n".join("| " + " | ".join(str(v) for v in row) + " |" for row in frame.itertuples(index=False))

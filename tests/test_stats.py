@@ -29,3 +29,48 @@ def test_mean_ci_covers_the_truth_at_the_stated_rate():
         mean, half = mean_ci(rng.normal(3.0, 2.0, 100))
         hits += abs(mean - 3.0) <= half
     assert 0.93 <= hits / 2000 <= 0.97  # 95% nominal; the normal approximation at n = 100
+
+
+def test_a_paired_difference_of_strategies_equal_in_law_covers_zero_at_the_stated_rate(tmp_path):
+    """`random_twin` plays like `random` from other draws, so its true paired difference to
+    `random` is exactly 0 (lineup random, twin, random, twin: each sits between two of the other).
+    Split one run into 400 blocks of disjoint deals; the 95% interval of each block must cover 0
+    in about 95% of them (a binomial 99.9% range around 0.95 for 400 blocks: 0.91..0.98)."""
+    from experiments import runner
+    from experiments.spec import parse_spec_dict
+    from reports.tables import paired_differences
+    from simkit.plugins import load_strategy_file
+
+    load_strategy_file("tests/data/twin_random.py")
+    spec = parse_spec_dict({"name": "twins", "players": 4, "hands": 400 * 60, "seed": 77,
+                            "lineup": ["random", "random_twin", "random", "random_twin"], "baseline": "random"})
+    table = runner.run_spec(spec, str(tmp_path / "t"))
+    covered = 0
+    for _, block in table.groupby(table["hand"] // 60):
+        d = paired_differences(block, "penalty", "random").iloc[0]
+        assert d["strategy"] == "random_twin" and d["n"] == 60  # deals
+        covered += abs(d["difference"]) <= d["ci95"]
+    assert 0.91 <= covered / 400 <= 0.98
+    whole = paired_differences(table, "penalty", "random").iloc[0]
+    assert abs(whole["difference"]) <= 3.3 * whole["ci95"] / 1.96  # and the whole run agrees with 0
+
+
+def test_head_to_head_and_win_rates_on_a_known_table():
+    """Two deals, two rotations: a beats b on 3 of the 4 (deal, rotation) and ties the fourth, so
+    it wins deal 0 outright and three quarters of deal 1; the interval is over the 2 deals."""
+    import pandas as pd
+
+    from reports.tables import pairwise, win_rates
+
+    rows = []
+    for hand, rot, pa, pb in [(0, 0, 1, 5), (0, 1, 2, 9), (1, 0, 4, 4), (1, 1, 0, 3)]:
+        for seat, (strategy, p) in enumerate([("a", pa), ("b", pb)]):
+            rows.append({"cell": 0, "players": 2, "rotation": rot, "hand": hand, "seat": seat, "strategy": strategy,
+                         "penalty": p})
+    h2h = pairwise(pd.DataFrame(rows), "penalty").set_index("strategy")
+    assert h2h.loc["a", "beats"] == 1.75 / 2 and h2h.loc["b", "beats"] == 0.25 / 2 and h2h.loc["a", "n"] == 2
+    assert (h2h.loc["a", "low"], h2h.loc["a", "high"]) == pytest.approx(wilson(1.75, 2)[1:])
+    matches = pd.DataFrame({"cell": 0, "players": 2, "match": [0, 0, 1, 1, 2, 2], "strategy": ["a", "b"] * 3,
+                            "win": [1, 0, 0.5, 0.5, 1, 0]})
+    rates = win_rates(matches).set_index("strategy")
+    assert rates.loc["a", "win"] == 2.5 / 3 and rates.loc["b", "win"] == 0.5 / 3 and rates.loc["a", "n"] == 3

@@ -1,0 +1,80 @@
+"""The built-in experiments, the Python API, and the report's sections for sweeps, tournaments and
+matches."""
+
+import tomllib
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import experiments
+from experiments import runner
+from experiments.spec import load_spec, parse_spec_dict, spec_toml
+from reports import figures_for, make_report, summary
+
+BUILT_IN = sorted(Path("experiments").glob("*.toml"))
+
+
+def test_there_are_the_five_built_in_experiments():
+    assert {p.stem for p in BUILT_IN} >= {"quick", "joker-timing", "ass-handling", "tournament", "player-count"}
+
+
+@pytest.mark.parametrize("path", BUILT_IN, ids=lambda p: p.stem)
+def test_each_built_in_experiment_runs_and_reports(path, tmp_path, monkeypatch):
+    monkeypatch.setattr(runner, "CHUNK", 40)
+    spec = load_spec(str(path))
+    assert parse_spec_dict(tomllib.loads(spec_toml(spec))) == spec  # a spec survives being written out
+    table = experiments.run(path, tmp_path / "o", hands=40)
+    rotations = [c.players if spec.seating == "rotate" else 1 for c in spec.cells()]
+    assert len(table) == 40 * sum(r * c.players for r, c in zip(rotations, spec.cells()))
+    per_deal = table.groupby(["cell", "rotation", "hand"])
+    assert (per_deal.size() == per_deal.players.first()).all()  # one row per seat of every deal
+    page = (tmp_path / "o" / "report.html").read_text()
+    pngs = sorted(p.name for p in (tmp_path / "o").glob("*.png"))
+    assert page.count("data:image/png;base64,") == len(pngs) >= 3
+    if spec.sweep:
+        assert "sweep.png" in pngs and "Parameter sweep" in page
+    if spec.pool:
+        assert "head-to-head.png" in pngs and "Head to head" in page
+    assert (tmp_path / "o" / "spec.toml").read_text() == path.read_text()
+
+
+def test_run_from_a_dict_in_memory_leaves_nothing_behind(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    table = experiments.run({"name": "nb", "players": 3, "hands": 200, "lineup": ["greedy", "lowest", "lowest"]})
+    assert isinstance(table, pd.DataFrame) and len(table) == 200 * 3 * 3
+    assert list(tmp_path.iterdir()) == []
+    tables = summary(table)
+    assert "Mean penalty per strategy" in tables and "Seat position effect" in tables
+    figs = figures_for(table)
+    assert {"comparison.png", "distribution.png", "hand-length.png"} <= set(figs)
+    assert all(hasattr(f, "savefig") for f in figs.values())
+
+
+def test_run_from_a_dict_into_a_folder_writes_the_spec_as_toml(tmp_path):
+    spec = {"name": "d", "players": 4, "hands": 100, "lineup": ["spend"], "sweep": {"spend.x": [1]}}
+    with pytest.raises(Exception, match="no parameter 'x'"):
+        experiments.run(spec, tmp_path / "bad")
+    assert not (tmp_path / "bad").exists()
+    spec = {"name": "d", "players": 4, "hands": 100, "lineup": ["hoard", "lowest", "lowest", "lowest"],
+            "sweep": {"hoard.release_at": [1, 5]}}
+    experiments.run(spec, tmp_path / "d")
+    assert load_spec(str(tmp_path / "d" / "spec.toml")) == parse_spec_dict(spec)
+    curves = summary(pd.read_parquet(tmp_path / "d" / "results.parquet"))["Parameter sweep"]
+    hoard = curves[curves.strategy == "hoard"]
+    assert list(hoard.value) == [1.0, 5.0] and (hoard.n == 100).all()  # deals
+    assert (hoard.measure == "difference to lowest").all()
+
+
+def test_matches_report_win_rates_with_wilson_intervals(tmp_path):
+    spec = {"name": "m", "players": 4, "hands": 300, "seed": 3, "lineup": ["greedy", "lowest", "lowest", "lowest"],
+            "match": {"mode": "threshold", "threshold": 100}}
+    table = experiments.run(spec, tmp_path / "m")
+    wins = summary(table)["Match wins"].set_index("strategy")
+    assert (wins["n"] == 300).all()  # matches
+    # every match's win is shared out once: greedy's seat and lowest's three seats
+    assert wins.loc["greedy", "win"] + 3 * wins.loc["lowest", "win"] == pytest.approx(1)
+    assert (wins["low"] < wins["win"]).all() and (wins["win"] < wins["high"]).all()
+    assert wins.loc["greedy", "win"] > wins.loc["lowest", "win"]
+    assert (tmp_path / "m" / "match-wins.png").exists()
+    assert "Match wins" in make_report(str(tmp_path / "m")).read_text()

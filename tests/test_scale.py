@@ -1,0 +1,86 @@
+"""The runner's contract: the same spec gives the same results.parquet, byte for byte, whatever
+the threads, the chunking, an interruption and resume, or a Dask cluster."""
+
+import numba as nb
+import pytest
+
+from experiments import runner
+from experiments.spec import parse_spec_dict
+from simkit.plugins import load_strategy_file
+
+SPEC = {"name": "scale", "players": 4, "hands": 1800, "seed": 21, "lineup": ["greedy", "random", "lowest", "spend"]}
+EXAMPLE = "strategies/examples/my_strategies.py"
+
+
+def results(folder) -> bytes:
+    return (folder / "results.parquet").read_bytes()
+
+
+@pytest.fixture(scope="module")
+def reference_run(tmp_path_factory):
+    """The run everything else must reproduce: in process, all threads, chunks of 500."""
+    folder = tmp_path_factory.mktemp("ref") / "run"
+    mp = pytest.MonkeyPatch()
+    mp.setattr(runner, "CHUNK", 500)
+    runner.write_results(parse_spec_dict(SPEC), str(folder))
+    mp.undo()
+    return folder
+
+
+def test_one_or_two_threads_give_the_same_bytes(reference_run, tmp_path, monkeypatch):
+    monkeypatch.setattr(runner, "CHUNK", 500)
+    before = nb.get_num_threads()
+    try:
+        nb.set_num_threads(1)
+        runner.write_results(parse_spec_dict(SPEC), str(tmp_path / "one"))
+    finally:
+        nb.set_num_threads(before)
+    assert results(tmp_path / "one") == results(reference_run)
+
+
+def test_chunked_or_whole_give_the_same_bytes(reference_run, tmp_path, monkeypatch):
+    monkeypatch.setattr(runner, "CHUNK", 10**9)
+    runner.write_results(parse_spec_dict(SPEC), str(tmp_path / "whole"))
+    monkeypatch.setattr(runner, "CHUNK", 333)
+    runner.write_results(parse_spec_dict(SPEC), str(tmp_path / "small"))
+    assert results(tmp_path / "whole") == results(reference_run) == results(tmp_path / "small")
+
+
+def test_an_interrupted_run_keeps_its_chunks_and_resumes_to_the_same_bytes(reference_run, tmp_path, monkeypatch):
+    monkeypatch.setattr(runner, "CHUNK", 500)
+    folder = tmp_path / "cut"
+    done = []
+
+    def ctrl_c_after_five(n):
+        done.append(n)
+        if len(done) == 5:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        runner.write_results(parse_spec_dict(SPEC), str(folder), progress=ctrl_c_after_five)
+    kept = sorted(p.name for p in (folder / "chunks").iterdir())
+    assert len(kept) == 5 and all(p.endswith(".arrow") for p in kept)  # every finished chunk, whole
+    assert sorted(p.name for p in folder.iterdir()) == ["chunks"]  # no results, no half file
+    played = []
+    runner.write_results(parse_spec_dict(SPEC), str(folder), resume=True,
+                         progress=lambda n: played.append(n))
+    assert results(folder) == results(reference_run)
+    assert sum(played) == 1800 * 4 and len(played) == 16  # 5 chunks read back, 11 played
+
+
+def test_a_dask_cluster_gives_the_same_bytes(reference_run, tmp_path, monkeypatch):
+    """Two worker processes started for the run (--workers), then an existing cluster
+    (--scheduler) running a user's strategy file that the workers load themselves."""
+    distributed = pytest.importorskip("distributed")
+    monkeypatch.setattr(runner, "CHUNK", 500)
+    runner.write_results(parse_spec_dict(SPEC), str(tmp_path / "local"), workers=2)
+    assert results(tmp_path / "local") == results(reference_run)
+
+    load_strategy_file(EXAMPLE)
+    spec = parse_spec_dict({**SPEC, "lineup": ["pairs_first(min_raise=5)", "random", "lowest", "greedy"]})
+    runner.write_results(spec, str(tmp_path / "here"), strategy_files=(EXAMPLE,))
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  env={"NUMBA_NUM_THREADS": "1"}) as cluster:
+        runner.write_results(spec, str(tmp_path / "there"), scheduler=cluster.scheduler_address,
+                             strategy_files=(EXAMPLE,))
+    assert results(tmp_path / "there") == results(tmp_path / "here")
