@@ -34,48 +34,53 @@ def rotated(lineup: tuple[str, ...], r: int) -> list[str]:
     return [lineup[(s - r) % n] for s in range(n)]
 
 
-def play_chunk(task: Task, spec: Spec, labels: tuple[str, ...], strategy_files: tuple[str, ...] = ()) -> pa.Table:
-    """Play one chunk; one row per (hand or match, seat). `labels` is the run's list of strategy
-    labels, so that every chunk's strategy column shares one dictionary."""
+def play_chunk(task: Task, spec: Spec, strategy_files: tuple[str, ...] = ()) -> pa.Table:
+    """Play one chunk: the measured columns only, one row per (hand or match, seat) — what a
+    chunk file keeps and a Dask worker sends back. `rows` adds the config columns."""
     for path in strategy_files:  # a Dask worker has not seen the user's files yet
         load_strategy_file(path)
     cell = spec.cells()[task.cell]
     seats = seats_for(rotated(cell.lineup, task.rotation), cell.players)
-    n, count, lo = cell.players, task.hi - task.lo, task.lo
+    n, count = cell.players, task.hi - task.lo
     if spec.match["mode"] == "single":
-        res = batch.play(seats, count, spec.seed, spec.rules, first=lo)
-        measured = {"hand": np.repeat(np.arange(lo, task.hi, dtype=np.int64), n),
-                    "penalty": res.penalties.ravel(),
-                    "ass_end": (res.ass_end[:, None] == np.arange(n)).ravel(),
-                    "tricks": np.repeat(res.tricks, n)}
-    else:
-        res = batch.matches(seats, count, spec.seed, spec.rules, hands=spec.match.get("hands", 0),
-                            threshold=spec.match.get("threshold", 0), first=lo)
-        measured = {"match": np.repeat(np.arange(lo, task.hi, dtype=np.int64), n),
-                    "total": res.totals.ravel().astype(np.int32),
-                    "win": res.win_shares().ravel(),
-                    "hands": np.repeat(res.hands.astype(np.int32), n)}
-    rows = count * n
-    codes = np.array([labels.index(s.label) for s in seats], dtype=np.int16)
-    columns = {"cell": np.full(rows, task.cell, np.int16), "players": np.full(rows, n, np.int8),
-               "rotation": np.full(rows, task.rotation, np.int8)}
-    key = next(iter(measured))
-    columns[key] = measured.pop(key)
-    columns["seat"] = np.tile(np.arange(n, dtype=np.int8), count)
-    table = pa.table(columns)
-    table = table.append_column("strategy", pa.DictionaryArray.from_arrays(np.tile(codes, count), list(labels)))
+        res = batch.play(seats, count, spec.seed, spec.rules, first=task.lo)
+        return pa.table({"penalty": res.penalties.ravel(), "ass_end": (res.ass_end[:, None] == np.arange(n)).ravel(),
+                         "tricks": np.repeat(res.tricks, n)})
+    res = batch.matches(seats, count, spec.seed, spec.rules, hands=spec.match.get("hands", 0),
+                        threshold=spec.match.get("threshold", 0), first=task.lo)
+    return pa.table({"total": res.totals.ravel().astype(np.int32), "win": res.win_shares().ravel(),
+                     "hands": np.repeat(res.hands.astype(np.int32), n)})
+
+
+def rows(task: Task, measured: pa.Table, spec: Spec, labels: tuple[str, ...]) -> pa.Table:
+    """A chunk's rows of the results table: its config columns, then what was measured.
+    `labels` is the run's list of strategy labels, so every chunk's strategy column shares one
+    dictionary."""
+    cell = spec.cells()[task.cell]
+    n, count = cell.players, task.hi - task.lo
+    size = count * n
+    codes = [labels.index(label) for label in rotated(tuple(_labels(cell)), task.rotation)]
+    key = "hand" if spec.match["mode"] == "single" else "match"
+    table = pa.table({"cell": np.full(size, task.cell, np.int16), "players": np.full(size, n, np.int8),
+                      "rotation": np.full(size, task.rotation, np.int8),
+                      key: np.repeat(np.arange(task.lo, task.hi, dtype=np.int64), n),
+                      "seat": np.tile(np.arange(n, dtype=np.int8), count)})
+    table = table.append_column("strategy", pa.DictionaryArray.from_arrays(
+        np.tile(np.array(codes, np.int16), count), list(labels)))
     for name, value in cell.sweep:
-        table = table.append_column(name, pa.array(np.full(rows, value)))
-    for name, values in measured.items():
-        table = table.append_column(name, pa.array(values))
+        table = table.append_column(name, pa.array(np.full(size, value)))
+    for name in measured.column_names:
+        table = table.append_column(name, measured.column(name))
     return table
+
+
+def _labels(cell) -> list[str]:
+    return [s.label for s in seats_for(list(cell.lineup), cell.players)]
 
 
 def strategy_labels(spec: Spec) -> tuple[str, ...]:
     """Every strategy label of the run, in order of first appearance (the shared dictionary)."""
     labels: list[str] = []
     for cell in spec.cells():
-        for s in seats_for(list(cell.lineup), cell.players):
-            if s.label not in labels:
-                labels.append(s.label)
+        labels += [label for label in _labels(cell) if label not in labels]
     return tuple(labels)

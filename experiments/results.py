@@ -6,6 +6,7 @@ same run gives the same bytes however it was split."""
 import os
 import queue
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -38,8 +39,9 @@ class ResultsWriter:
     plan order. `close()` finishes results.parquet (renamed into place); `abort()` still writes
     every chunk already handed over, and leaves no half results file."""
 
-    def __init__(self, path: Path, columns: dict[str, str]):
+    def __init__(self, path: Path, rows: Callable[[object, pa.Table], pa.Table], columns: dict[str, str]):
         self._path = path
+        self._rows = rows  # (task, chunk as kept) -> its rows of the results table
         self._columns = columns  # constant text columns: the experiment and its rule options
         self._queue: queue.Queue = queue.Queue(maxsize=8)
         self._pending: dict[int, pa.Table] = {}
@@ -53,10 +55,10 @@ class ResultsWriter:
         self._thread = threading.Thread(target=self._work, name="simkit-results", daemon=True)
         self._thread.start()
 
-    def add(self, index: int, table: pa.Table, chunk_file: Path | None) -> None:
+    def add(self, index: int, task: object, chunk: pa.Table, chunk_file: Path | None) -> None:
         """Chunk `index` of the plan; `chunk_file` is where to keep it (None: it came from there)."""
         self._raise()
-        self._queue.put((index, table, chunk_file))
+        self._queue.put((index, task, chunk, chunk_file))
 
     def close(self) -> None:
         self._queue.put(_DONE)
@@ -86,12 +88,12 @@ class ResultsWriter:
                 return
             if self._error is not None:
                 continue
-            index, table, chunk_file = item
+            index, task, chunk, chunk_file = item
             try:
                 if chunk_file is not None:
-                    write_chunk(table, chunk_file)
+                    write_chunk(chunk, chunk_file)
                 if self._keep_results:
-                    self._pending[index] = table
+                    self._pending[index] = self._rows(task, chunk)
                     while self._next in self._pending:
                         self._append(self._pending.pop(self._next))
                         self._next += 1
@@ -114,8 +116,9 @@ class ResultsWriter:
         if self._writer is None:
             schema = pa.schema([f.with_nullable(False) for f in table.schema])
             dictionaries = [f.name for f in schema if pa.types.is_dictionary(f.type)]
+            counters = {name: "DELTA_BINARY_PACKED" for name in ("hand", "match") if name in schema.names}
             self._writer = pq.ParquetWriter(self._tmp, schema, compression="lz4", use_dictionary=dictionaries,
-                                            write_statistics=False)
+                                            column_encoding=counters, write_statistics=False)
             self._schema = schema
         if len(table):
             self._writer.write_table(table.cast(self._schema), row_group_size=ROW_GROUP)

@@ -19,7 +19,7 @@ import pyarrow as pa
 
 import simkit
 from experiments import executors
-from experiments.chunks import Task, play_chunk, strategy_labels
+from experiments.chunks import Task, play_chunk, rows, strategy_labels
 from experiments.results import ResultsWriter, read_chunk
 from experiments.spec import Spec, spec_toml
 from simkit.errors import SimkitError
@@ -69,13 +69,14 @@ def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None 
     tasks = plan(spec, hands)
     labels = strategy_labels(spec)
     files = tuple(str(Path(f).resolve()) for f in strategy_files)
-    writer = ResultsWriter(folder / RESULTS, {"experiment": spec.name, **{k: str(v) for k, v in spec.rules.items()}})
+    writer = ResultsWriter(folder / RESULTS, lambda task, chunk: rows(task, chunk, spec, labels),
+                           {"experiment": spec.name, **{k: str(v) for k, v in spec.rules.items()}})
     try:
         todo = []
         for index, task in enumerate(tasks):
             path = chunks / f"{task.name}.arrow"
             if path.exists():
-                writer.add(index, read_chunk(path), None)
+                writer.add(index, task, read_chunk(path), None)
                 if progress:
                     progress(task.hi - task.lo)
             else:
@@ -83,11 +84,11 @@ def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None 
         order = {task: index for index, task in todo}
         pending = [task for _, task in todo]
         if workers is None and scheduler is None:
-            done = executors.in_process(play_chunk, pending, spec, labels, files)
+            done = executors.in_process(play_chunk, pending, spec, files)
         else:
-            done = executors.on_dask(play_chunk, pending, spec, labels, files, workers=workers, scheduler=scheduler)
-        for task, table in done:
-            writer.add(order[task], table, chunks / f"{task.name}.arrow")
+            done = executors.on_dask(play_chunk, pending, spec, files, workers=workers, scheduler=scheduler)
+        for task, chunk in done:
+            writer.add(order[task], task, chunk, chunks / f"{task.name}.arrow")
             if progress:
                 progress(task.hi - task.lo)
     except BaseException:

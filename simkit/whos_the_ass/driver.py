@@ -57,7 +57,7 @@ def _play_range(strats, params, n, ass_joker, seed, first, lo, hi, penalties, tr
             penalties[r, s] = penalty_of(hands[s])
 
 
-@nb.njit(_PLAY_SIG, parallel=True, cache=True)
+@nb.njit(_PLAY_SIG, parallel=True, nogil=True, cache=True)
 def play_hands(strats, params, n, ass_joker, seed, first, penalties, tricks, ass_end, blocks):
     """Play len(tricks) hands, hands `first`.. of the run, on all threads in `blocks` blocks.
 
@@ -130,7 +130,7 @@ def _match_range(strats, params, n, ass_joker, seed, first, hands_per_match, thr
         lengths[r] = j
 
 
-@nb.njit(_MATCH_SIG, parallel=True, cache=True)
+@nb.njit(_MATCH_SIG, parallel=True, nogil=True, cache=True)
 def play_matches(strats, params, n, ass_joker, seed, first, hands_per_match, threshold, totals,
                  lengths, blocks):
     """W18: matches `first`.., each of `hands_per_match` hands or until a total reaches
