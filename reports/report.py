@@ -59,6 +59,46 @@ def figures_for(table: pd.DataFrame, stats: dict[str, pd.DataFrame] | None = Non
     return out
 
 
+def findings(stats: dict[str, pd.DataFrame], baseline: str) -> list[str]:
+    """The report's answer in a few sentences, read off its own tables."""
+    lines = []
+    means = next(frame for title, frame in stats.items() if title.startswith("Mean "))
+    pairs = stats.get("Head to head (tournament)")
+    if pairs is not None:  # each cell is another pairing: rank by head-to-head results instead
+        for players, group in pairs.groupby("players"):
+            rank = group.groupby("strategy").agg(beats=("beats", "mean"), opponents=("opponent", "count"),
+                                                 decisive=("low", lambda low: int((low > 0.5).sum())))
+            best = rank["beats"].idxmax()
+            lines.append(f"{players} players, head to head: {best} beats its opponents on "
+                         f"{100 * rank.loc[best, 'beats']:.1f}% of deals on average, decisively more than half "
+                         f"against {rank.loc[best, 'decisive']} of {rank.loc[best, 'opponents']}.")
+        means = means.iloc[0:0]
+    for players, group in means.groupby("players"):
+        best = group.loc[group["mean"].idxmin()]
+        where = f" (cell {best['cell']})" if group["cell"].nunique() > 1 else ""
+        lines.append(f"{players} players: fewest points for {best['strategy']}{where}, "
+                     f"{best['mean']:.2f} ± {best['ci95']:.2f} per hand and seat.")
+    diffs = next((frame for title, frame in stats.items() if title.startswith("Paired difference")), None)
+    if diffs is not None and len(diffs):
+        better = diffs[diffs["decisive"] & (diffs["difference"] < 0)]
+        worse = diffs[diffs["decisive"] & (diffs["difference"] > 0)]
+        lines.append(f"Against {baseline} on the same deals: {len(better)} of {len(diffs)} comparisons decisively "
+                     f"better, {len(worse)} decisively worse, {len(diffs) - len(better) - len(worse)} undecided.")
+    sweep = stats.get("Parameter sweep")
+    if sweep is not None and len(sweep):
+        for (param, players, strategy), curve in sweep.groupby(["parameter", "players", "strategy"]):
+            if curve["value"].nunique() < 2 or not param.startswith(f"{strategy}."):
+                continue
+            best = curve.loc[curve["estimate"].idxmin()]
+            rivals = curve[(curve["estimate"] - curve["ci95"] <= best["estimate"] + best["ci95"])
+                           & (curve["value"] != best["value"])]
+            tie = (f"; within its interval: {', '.join(f'{v:g}' for v in rivals['value'])}" if len(rivals)
+                   else "; no other value comes within its interval")
+            lines.append(f"{strategy}, {players} players: best at {param} = {best['value']:g} "
+                         f"({best['measure']} {best['estimate']:+.2f} ± {best['ci95']:.2f}){tie}.")
+    return lines
+
+
 def _share(p: float, lo: float, hi: float) -> str:
     return f"{100 * p:.2f}% ({100 * lo:.2f}–{100 * hi:.2f})"
 
@@ -118,6 +158,8 @@ def make_report(folder: str, baseline: str | None = None) -> Path:
              f"seating {meta.get('seating', '?')}, rules {meta.get('rules', '?')}, match {meta.get('match', '?')}"
              f"{speed}. Every ± and every range in brackets is a 95% interval over deals; n counts deals (hands or "
              f"matches), each deal's seats and rotated replays averaged first, since they share the cards.")
+    short = findings(stats, baseline)
+    sections.insert(0, ("In short", "\n".join(f"- {line}" for line in short)))
     md = [f"# {name}", "", intro, ""]
     for title, body in sections:
         md += [f"## {title}", "", body, ""]
@@ -139,6 +181,8 @@ def make_report(folder: str, baseline: str | None = None) -> Path:
 
 def _html_table(markdown: str) -> str:
     lines = [x for x in markdown.splitlines() if x.startswith("|") and not x.startswith("|---")]
+    if markdown.startswith("- "):
+        return "<ul>" + "".join(f"<li>{html.escape(x[2:])}</li>" for x in markdown.splitlines()) + "</ul>"
     if not lines:
         return f"<p>{html.escape(markdown)}</p>"
     cells = [[html.escape(c.strip()) for c in x.strip("|").split("|")] for x in lines]

@@ -64,6 +64,8 @@ def test_run_from_a_dict_into_a_folder_writes_the_spec_as_toml(tmp_path):
     hoard = curves[curves.strategy == "hoard"]
     assert list(hoard.value) == [1.0, 5.0] and (hoard.n == 100).all()  # deals
     assert (hoard.measure == "difference to lowest").all()
+    short = (tmp_path / "d" / "report.md").read_text().split("## In short", 1)[1].split("##", 1)[0]
+    assert "hoard, 4 players: best at hoard.release_at = " in short and "Against lowest on the same deals" in short
 
 
 def test_matches_report_win_rates_with_wilson_intervals(tmp_path):
