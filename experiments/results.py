@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 
 from simkit.files import atomic_path, part_path
 
-ROW_GROUP = 1 << 20
+ROW_GROUP = 1 << 18  # rows; small enough that the last one, written after play ends, is quick
 _DONE = object()
 
 
@@ -48,6 +48,7 @@ class ResultsWriter:
         self._buffer: list[pa.Table] = []
         self._buffered = 0
         self._next = 0
+        self._measured: list[str] = []
         self._writer: pq.ParquetWriter | None = None
         self._error: BaseException | None = None
         self._keep_results = True
@@ -93,6 +94,7 @@ class ResultsWriter:
                 if chunk_file is not None:
                     write_chunk(chunk, chunk_file)
                 if self._keep_results:
+                    self._measured = chunk.column_names
                     self._pending[index] = self._rows(task, chunk)
                     while self._next in self._pending:
                         self._append(self._pending.pop(self._next))
@@ -117,7 +119,10 @@ class ResultsWriter:
             schema = pa.schema([f.with_nullable(False) for f in table.schema])
             dictionaries = [f.name for f in schema if pa.types.is_dictionary(f.type)]
             counters = {name: "DELTA_BINARY_PACKED" for name in ("hand", "match") if name in schema.names}
-            self._writer = pq.ParquetWriter(self._tmp, schema, compression="lz4", use_dictionary=dictionaries,
+            # the config columns repeat and shrink 200-fold with lz4; the measured ones barely
+            # shrink, and compressing them would cost more time than all the others together
+            compression = {name: "none" if name in self._measured else "lz4" for name in schema.names}
+            self._writer = pq.ParquetWriter(self._tmp, schema, compression=compression, use_dictionary=dictionaries,
                                             column_encoding=counters, write_statistics=False)
             self._schema = schema
         if len(table):

@@ -351,10 +351,14 @@ def list_strategies(game, strategy_files):
               help="Player counts to measure.")
 @click.option("--strategy-hands", type=int, default=200_000, show_default=True,
               help="Hands per measurement of each strategy (0: skip that table).")
+@click.option("--runner-spec", type=str, default="experiments/quick.toml", show_default=True,
+              help="Spec whose hands measure the runner's overhead over the engine.")
+@click.option("--runner-hands", type=int, default=250_000, show_default=True,
+              help="Deals per cell and rotation for the runner's overhead (0: skip it).")
 @strategy_file_opt
-def bench(hands, reference_hands, player_list, strategy_hands, strategy_files):
-    """Hands/s of the fast engine (1 thread and all threads) and of the reference engine, then of
-    every strategy against all-lowest."""
+def bench(hands, reference_hands, player_list, strategy_hands, runner_spec, runner_hands, strategy_files):
+    """Hands/s of the fast engine (1 thread and all threads) and of the reference engine, of every
+    strategy against all-lowest, and the experiment runner's overhead over the engine."""
     from simkit.whos_the_ass.rules import check_players
 
     start = time.perf_counter()
@@ -368,12 +372,22 @@ def bench(hands, reference_hands, player_list, strategy_hands, strategy_files):
         raise SimkitError(f"--players must be a comma-separated list of numbers, got {player_list!r}") from None
     for n in counts:
         check_players(n)
-    if strategy_hands < 0:
-        raise SimkitError(f"--strategy-hands must be 0 or more, got {strategy_hands}")
+    if strategy_hands < 0 or runner_hands < 0:
+        raise SimkitError("--strategy-hands and --runner-hands must be 0 or more")
+    spec = None
+    if runner_hands:
+        from experiments.spec import load_spec
+
+        spec = load_spec(runner_spec)
     run_bench(counts, _hands(hands), _hands(reference_hands), echo=click.echo, load_seconds=load)
     if strategy_hands:
         click.echo("")
         strategy_bench(strategy_hands, echo=click.echo)
+    if spec is not None:
+        from experiments.bench import runner_bench
+
+        click.echo("")
+        runner_bench(spec, runner_hands, echo=click.echo)
 
 
 def main() -> None:

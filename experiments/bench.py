@@ -1,0 +1,47 @@
+"""How much the runner adds to the engine: the same hands of a spec, played by the raw engine
+(arrays in memory) and by the runner (chunks, results.parquet, meta.json), medians of three."""
+
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from experiments.chunks import rotated
+from experiments.runner import write_results
+from experiments.spec import Spec
+from simkit.whos_the_ass import batch
+from simkit.whos_the_ass.strategy import seats_for
+
+
+def _engine(spec: Spec, hands: int) -> float:
+    start = time.perf_counter()
+    for cell in spec.cells():
+        for r in range(cell.players if spec.seating == "rotate" else 1):
+            batch.play(seats_for(rotated(cell.lineup, r), cell.players), hands, spec.seed, spec.rules)
+    return time.perf_counter() - start
+
+
+def _runner(spec: Spec, hands: int) -> float:
+    with tempfile.TemporaryDirectory(prefix="simkit-bench-") as tmp:
+        start = time.perf_counter()
+        write_results(spec, str(Path(tmp) / "run"), hands=hands)
+        return time.perf_counter() - start
+
+
+def runner_bench(spec: Spec, hands: int, echo: Callable[[str], None] = print, repeats: int = 3) -> float:
+    """Print and return the runner's overhead over the engine (a fraction), single hands only."""
+    if spec.match["mode"] != "single":
+        raise ValueError("the runner benchmark plays single hands")
+    _engine(spec, 1000), _runner(spec, 1000)  # compiled, warm
+    engine, runner = [], []
+    for _ in range(repeats):  # interleaved, so that a slow spell of the machine hits both
+        engine.append(_engine(spec, hands))
+        runner.append(_runner(spec, hands))
+    total = hands * sum(c.players if spec.seating == "rotate" else 1 for c in spec.cells())
+    e, r = statistics.median(engine), statistics.median(runner)
+    echo(f"runner: {spec.name}, {total:,} hands ({hands:,} deals per cell and rotation), median of {repeats}")
+    echo(f"  engine alone      {e:7.3f} s   {total / e:12,.0f} hands/s")
+    echo(f"  simkit run        {r:7.3f} s   {total / r:12,.0f} hands/s   (chunks, results.parquet, meta.json)")
+    echo(f"  runner overhead   {100 * (r / e - 1):+6.1f}%")
+    return r / e - 1
