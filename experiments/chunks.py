@@ -7,10 +7,9 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
+from experiments import games
 from experiments.spec import Spec
 from simkit.plugins import load_strategy_file
-from simkit.whos_the_ass import batch
-from simkit.whos_the_ass.strategy import seats_for
 
 
 @dataclass(frozen=True)
@@ -40,16 +39,9 @@ def play_chunk(task: Task, spec: Spec, strategy_files: tuple[str, ...] = ()) -> 
     for path in strategy_files:  # a Dask worker has not seen the user's files yet
         load_strategy_file(path)
     cell = spec.cells()[task.cell]
-    seats = seats_for(rotated(cell.lineup, task.rotation), cell.players)
-    n, count = cell.players, task.hi - task.lo
-    if spec.match["mode"] == "single":
-        res = batch.play(seats, count, spec.seed, spec.rules, first=task.lo)
-        return pa.table({"penalty": res.penalties.ravel(), "ass_end": (res.ass_end[:, None] == np.arange(n)).ravel(),
-                         "tricks": np.repeat(res.tricks, n)})
-    res = batch.matches(seats, count, spec.seed, spec.rules, hands=spec.match.get("hands", 0),
-                        threshold=spec.match.get("threshold", 0), first=task.lo)
-    return pa.table({"total": res.totals.ravel().astype(np.int32), "win": res.win_shares().ravel(),
-                     "hands": np.repeat(res.hands.astype(np.int32), n)})
+    game = games.get(spec.game)
+    seats = game.seats_for(rotated(cell.lineup, task.rotation), cell.players)
+    return game.play(seats, task.hi - task.lo, task.lo, spec, cell)
 
 
 def rows(task: Task, measured: pa.Table, spec: Spec, labels: tuple[str, ...]) -> pa.Table:
@@ -59,8 +51,8 @@ def rows(task: Task, measured: pa.Table, spec: Spec, labels: tuple[str, ...]) ->
     cell = spec.cells()[task.cell]
     n, count = cell.players, task.hi - task.lo
     size = count * n
-    codes = [labels.index(label) for label in rotated(tuple(_labels(cell)), task.rotation)]
-    key = "hand" if spec.match["mode"] == "single" else "match"
+    codes = [labels.index(label) for label in rotated(tuple(_labels(spec, cell)), task.rotation)]
+    key = games.get(spec.game).deal if spec.match["mode"] == "single" else "match"
     table = pa.table({"cell": np.full(size, task.cell, np.int16), "players": np.full(size, n, np.int8),
                       "rotation": np.full(size, task.rotation, np.int8),
                       key: np.repeat(np.arange(task.lo, task.hi, dtype=np.int64), n),
@@ -74,13 +66,13 @@ def rows(task: Task, measured: pa.Table, spec: Spec, labels: tuple[str, ...]) ->
     return table
 
 
-def _labels(cell) -> list[str]:
-    return [s.label for s in seats_for(list(cell.lineup), cell.players)]
+def _labels(spec: Spec, cell) -> list[str]:
+    return [s.label for s in games.get(spec.game).seats_for(list(cell.lineup), cell.players)]
 
 
 def strategy_labels(spec: Spec) -> tuple[str, ...]:
     """Every strategy label of the run, in order of first appearance (the shared dictionary)."""
     labels: list[str] = []
     for cell in spec.cells():
-        labels += [label for label in _labels(cell) if label not in labels]
+        labels += [label for label in _labels(spec, cell) if label not in labels]
     return tuple(labels)

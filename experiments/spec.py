@@ -10,15 +10,15 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from experiments import games
 from simkit import registry
 from simkit.errors import SimkitError
 from simkit.rng import MAX_SEED
-from simkit.whos_the_ass.rules import GAME, check_players, check_rules
 
 KEYS = {"name", "game", "players", "hands", "seed", "seating", "rules", "lineup", "pool", "match", "sweep",
-        "baseline"}
+        "baseline", "model"}
+EXTRA_KEYS = {"model"}  # keys of one game only (games.Game.extra_keys)
 SEATINGS = ("rotate", "none")
-MATCH_MODES = ("single", "hands", "threshold")
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ class Spec:
     players: tuple[int, ...]
     hands: int
     seed: int = 0
-    game: str = GAME
+    game: str = games.DEFAULT
     seating: str = "rotate"
     rules: dict = field(default_factory=dict)
     lineup: tuple[str, ...] = ()
@@ -106,9 +106,13 @@ def parse_spec_dict(data: dict) -> Spec:
         if key not in data:
             raise SimkitError(f"missing key {key!r}")
     name = _need(data, "name", str, "a text")
-    game = _need(data, "game", str, "a text") if "game" in data else GAME
-    if game != GAME:
-        raise SimkitError(f"key 'game': unknown game {game!r} (known: {GAME})")
+    game_name = _need(data, "game", str, "a text") if "game" in data else games.DEFAULT
+    try:
+        game = games.get(game_name)
+    except SimkitError as e:
+        raise SimkitError(f"key 'game': {e}") from None
+    for key in sorted(set(data) & EXTRA_KEYS - set(game.extra_keys)):
+        raise SimkitError(f"key {key!r} does not apply to game {game.name!r}")
     players = data["players"]
     players = [players] if isinstance(players, int) and not isinstance(players, bool) else players
     if not isinstance(players, list) or not players or not all(isinstance(p, int) and not isinstance(p, bool)
@@ -116,7 +120,7 @@ def parse_spec_dict(data: dict) -> Spec:
         raise SimkitError(f"key 'players' must be a number or a list of numbers, got {data['players']!r}")
     try:
         for p in players:
-            check_players(p)
+            game.check_players(p)
     except SimkitError as e:
         raise SimkitError(f"key 'players': {e}") from None
     hands = _need(data, "hands", int, "a whole number")
@@ -130,42 +134,45 @@ def parse_spec_dict(data: dict) -> Spec:
         raise SimkitError(f"key 'seating' must be one of {', '.join(SEATINGS)}, got {seating!r}")
     rules = _need(data, "rules", dict, "a table") if "rules" in data else {}
     try:
-        rules = check_rules(rules)
+        rules = game.check_rules(rules)
     except SimkitError as e:
         raise SimkitError(f"key 'rules': {e}") from None
     if ("lineup" in data) == ("pool" in data):
         raise SimkitError("give either key 'lineup' (strategies per seat) or key 'pool' (a tournament)")
-    lineup = tuple(_strategies(data, "lineup")) if "lineup" in data else ()
-    pool = tuple(_strategies(data, "pool")) if "pool" in data else ()
+    lineup = tuple(_strategies(data, "lineup", game.name)) if "lineup" in data else ()
+    pool = tuple(_strategies(data, "pool", game.name)) if "pool" in data else ()
     if lineup and len(lineup) != 1 and any(len(lineup) != p for p in players):
         raise SimkitError(f"key 'lineup' has {len(lineup)} strategies for {players} players "
                           "(give one per seat, or one for every seat)")
     if pool and len(pool) < 2:
         raise SimkitError("key 'pool' needs at least two strategies")
-    match = _match(data)
-    sweep = _sweep(data, lineup + pool)
-    baseline = _need(data, "baseline", str, "a strategy") if "baseline" in data else "lowest"
-    registry.resolve(GAME, baseline)
-    spec = Spec(name, tuple(players), hands, seed, game, seating, rules, lineup, pool, match, sweep, baseline)
+    match = _match(data, game.match_modes)
+    sweep = _sweep(data, lineup + pool, game.name)
+    baseline = _need(data, "baseline", str, "a strategy") if "baseline" in data else game.default_baseline
+    try:
+        registry.resolve(game.name, baseline)
+    except SimkitError as e:
+        raise SimkitError(f"key 'baseline': {e}") from None
+    spec = Spec(name, tuple(players), hands, seed, game.name, seating, rules, lineup, pool, match, sweep, baseline)
     for cell in spec.cells():  # every swept strategy must still be valid
         for s in cell.lineup:
-            registry.resolve(GAME, s)
+            registry.resolve(game.name, s)
     return spec
 
 
-def _strategies(data: dict, key: str) -> list[str]:
+def _strategies(data: dict, key: str, game: str) -> list[str]:
     value = data[key]
     if not isinstance(value, list) or not value or not all(isinstance(s, str) for s in value):
         raise SimkitError(f"key {key!r} must be a list of strategy names, got {value!r}")
     for s in value:
         try:
-            registry.resolve(GAME, s)
+            registry.resolve(game, s)
         except SimkitError as e:
             raise SimkitError(f"key {key!r}: {e}") from None
     return value
 
 
-def _match(data: dict) -> dict:
+def _match(data: dict, modes: tuple[str, ...]) -> dict:
     if "match" not in data:
         return {"mode": "single"}
     match = _need(data, "match", dict, "a table")
@@ -173,8 +180,8 @@ def _match(data: dict) -> dict:
     if unknown:
         raise SimkitError(f"unknown key 'match.{unknown[0]}' (known: mode, hands, threshold)")
     mode = match.get("mode", "single")
-    if mode not in MATCH_MODES:
-        raise SimkitError(f"key 'match.mode' must be one of {', '.join(MATCH_MODES)}, got {mode!r}")
+    if mode not in modes:
+        raise SimkitError(f"key 'match.mode' must be one of {', '.join(modes)}, got {mode!r}")
     if mode != "single":
         value = match.get(mode)
         if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
@@ -182,7 +189,7 @@ def _match(data: dict) -> dict:
     return {"mode": mode, **({mode: match[mode]} if mode != "single" else {})}
 
 
-def _sweep(data: dict, strategies: tuple[str, ...]) -> dict:
+def _sweep(data: dict, strategies: tuple[str, ...], game: str) -> dict:
     if "sweep" not in data:
         return {}
     sweep = _need(data, "sweep", dict, "a table")
@@ -192,7 +199,7 @@ def _sweep(data: dict, strategies: tuple[str, ...]) -> dict:
         name, dot, param = key.partition(".")
         if not dot or name not in names:
             raise SimkitError(f"key 'sweep.{key}' must be strategy.parameter for a strategy of the lineup or pool")
-        if param not in {p.name for p in registry.get(GAME, name).params}:
+        if param not in {p.name for p in registry.get(game, name).params}:
             raise SimkitError(f"key 'sweep.{key}': strategy {name!r} has no parameter {param!r}")
         if not isinstance(values, list) or not values or not all(
                 isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
