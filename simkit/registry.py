@@ -41,10 +41,11 @@ class StrategyInfo:
     base: tuple[float, ...] = field(default=())
     composer: Callable[[dict[str, str]], tuple[tuple[float, ...], str]] | None = None
     origin: str = ""  # "file.py: function" for a user's strategy, named in its errors
+    model: tuple[tuple[str, float], ...] = field(default=())  # Ezelen M8: model values the seat brings
 
 
 _REGISTRY: dict[tuple[str, str], StrategyInfo] = {}
-_BUILTIN_MODULES = {"whos-the-ass": "strategies.whos_the_ass"}
+_BUILTIN_MODULES = {"whos-the-ass": "strategies.whos_the_ass", "ezelen": "strategies.ezelen"}
 _SPEC = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$", re.S)
 
 

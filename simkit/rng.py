@@ -5,6 +5,8 @@ float64. The same generator is written twice: compiled (engines, strategies) and
 (reference engine), and tests check they agree draw for draw.
 """
 
+import math
+
 import numba as nb
 import numpy as np
 
@@ -21,6 +23,10 @@ _S30 = np.uint64(30)
 _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 _S32 = np.uint64(32)
+_S11 = np.uint64(11)
+_ONE = np.uint64(1)
+UNIT = 2.0**-53  # 53 random bits times this: a float in [0, 1) with every value exact
+TWO_PI = 2.0 * math.pi
 MASK64 = (1 << 64) - 1
 MAX_SEED = MASK64
 
@@ -80,6 +86,24 @@ def below(state, m):
     return draw_below(next_u64(state), m)
 
 
+@nb.njit(inline="always", cache=True)
+def uniform(state):
+    """A float in [0, 1): the top 53 of the next 64 bits, times 2**-53."""
+    return np.float64(next_u64(state) >> _S11) * UNIT
+
+
+@nb.njit(inline="always", cache=True)
+def normal(state):
+    """A standard normal by Box–Muller from two draws; the second value is discarded.
+
+    u1 is in (0, 1] (the 53 bits plus one), so the logarithm never sees 0. log, sqrt and cos are
+    the C library's, in the compiled and the plain-Python twin alike, so both agree bit for bit.
+    """
+    u1 = np.float64((next_u64(state) >> _S11) + _ONE) * UNIT
+    u2 = np.float64(next_u64(state) >> _S11) * UNIT
+    return math.sqrt(-2.0 * math.log(u1)) * math.cos(TWO_PI * u2)
+
+
 # --- the same generator in plain Python (reference engine) -----------------------------------
 
 def py_mix64(z: int) -> int:
@@ -121,3 +145,11 @@ class PyRng:
 
     def below(self, m: int) -> int:
         return ((self.next_u64() >> 32) * m) >> 32
+
+    def uniform(self) -> float:
+        return (self.next_u64() >> 11) * UNIT
+
+    def normal(self) -> float:
+        u1 = ((self.next_u64() >> 11) + 1) * UNIT
+        u2 = (self.next_u64() >> 11) * UNIT
+        return math.sqrt(-2.0 * math.log(u1)) * math.cos(TWO_PI * u2)

@@ -1,0 +1,1 @@
+"""Ezelen (Spoons, Pig, Donkey): rules Z1–Z7 and the model of the human side M1–M8."""

@@ -1,0 +1,232 @@
+"""Many rounds or matches at once through the compiled engine: arrays for statistics, records for
+traces, and one given deal for tests.
+
+Every function takes the seats (simkit.ezelen.strategy.seats_for), the rules (beat, max_turns;
+defaults filled in) and `model`: overrides of the model values (M8) as {name: number} for every
+seat or {name: [one number per seat]}, on top of the defaults and each strategy's own profile.
+"""
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import numba as nb
+import numpy as np
+
+from simkit.errors import IllegalMove, SimkitError
+from simkit.ezelen.driver import NO_ERROR, play_logged, play_matches, play_rounds
+from simkit.ezelen.engine import ERR_WIDTH, LOSER, OUTCOME_SIZE, STATE_WIDTH
+from simkit.ezelen.model import model_matrix, model_record
+from simkit.ezelen.rules import (
+    CARDS_PER_VALUE,
+    DONKEY_AT,
+    HAND_SIZE,
+    MAX_PLAYERS,
+    N_VALUES,
+    REASONS,
+    check_players,
+    check_rules,
+)
+from simkit.ezelen.strategy import Seat, lineup_arrays
+from simkit.ezelen.trace import round_record
+from simkit.rng import MAX_SEED, py_hand_state, py_match_seed
+
+DEFAULT_MAX_ROUNDS = 100_000  # a match that has not made a donkey by then stops unfinished
+
+
+def check_seed(seed: int) -> int:
+    """As simkit.whos_the_ass.batch.check_seed; importing that would compile the other game's drivers."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
+        raise SimkitError(f"seed must be an integer from 0 to 2**64-1, got {seed!r}")
+    return int(seed)
+
+
+@dataclass
+class RoundResults:
+    """Per-round outcomes of single rounds, row r = round 0 of match first + r."""
+
+    loser: np.ndarray         # int8 [rounds]: the seat that got a letter, -1 if none
+    reason: np.ndarray        # int8 [rounds]: index into rules.REASONS
+    turns: np.ndarray         # int32 [rounds]: turns played
+    first_signal: np.ndarray  # int32 [rounds]: turn of the first signal, -1 if none
+
+
+@dataclass
+class MatchResults:
+    """Per-match outcomes (Z7), row r = match first + r."""
+
+    donkey: np.ndarray   # int8 [matches]: the seat that spelled E-Z-E-L, -1 if max_rounds came first
+    rounds: np.ndarray   # int64 [matches]: rounds played
+    letters: np.ndarray  # int8 [matches, players]: letters at the end
+    reasons: np.ndarray  # int64 [matches, 4]: rounds ended by each of rules.REASONS
+
+
+@dataclass(frozen=True)
+class _Setup:
+    seed: int
+    rules: dict
+    fns: tuple
+    params: np.ndarray
+    model: np.ndarray
+    model_entry: dict  # the trace's `model` entry
+    seats: list[Seat]
+
+
+def _setup(seats: list[Seat], seed: int, rules: dict | None, model: dict | None) -> _Setup:
+    check_players(len(seats))
+    fns, params = lineup_arrays(seats)
+    matrix = model_matrix([dict(s.model) for s in seats], model)
+    return _Setup(check_seed(seed), check_rules(rules or {}), fns, params, matrix,
+                  model_record(matrix, len(seats)), seats)
+
+
+def _raise_illegal(seats: list[Seat], row: np.ndarray) -> None:
+    match, round_no, _, seat, turn, value = (int(x) for x in row)
+    n = len(seats)
+    origin = f" ({seats[seat].origin})" if seats[seat].origin else ""
+    why = "which it does not hold" if 0 <= value < n else f"values are 0..{n - 1}"
+    raise IllegalMove(
+        f"strategy {seats[seat].label!r}{origin} at seat {seat} made an illegal move in match {match}, "
+        f"round {round_no}, turn {turn}: passed value {value}, {why} (Z3: a player passes one of its own cards)")
+
+
+def _check_errors(seats, errs) -> None:
+    worst = errs[np.lexsort((errs[:, 1], errs[:, 0]))[0]]
+    if worst[0] != NO_ERROR:
+        _raise_illegal(seats, worst)
+
+
+def _engine_args(run: _Setup) -> tuple:
+    return (run.fns, run.params, run.model, len(run.seats), run.rules["beat"], run.rules["max_turns"])
+
+
+def play(seats: list[Seat], rounds: int, seed: int, rules: dict | None = None, model: dict | None = None,
+         first: int = 0, chunks: int = 1, progress: Callable[[int], None] | None = None) -> RoundResults:
+    """Single rounds (round 0 of matches first..first+rounds-1) on all threads; identical for any
+    `chunks`."""
+    run = _setup(seats, seed, rules, model)
+    if rounds <= 0:
+        raise SimkitError(f"rounds must be positive, got {rounds}")
+    out = RoundResults(np.zeros(rounds, np.int8), np.zeros(rounds, np.int8), np.zeros(rounds, np.int32),
+                       np.zeros(rounds, np.int32))
+    blocks = 4 * nb.get_num_threads()
+    bounds = np.linspace(0, rounds, min(chunks, rounds) + 1).astype(np.int64)
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        errs = play_rounds(*_engine_args(run), np.uint64(run.seed), first + lo, out.loser[lo:hi],
+                           out.reason[lo:hi], out.turns[lo:hi], out.first_signal[lo:hi], min(blocks, hi - lo))
+        _check_errors(seats, errs)
+        if progress:
+            progress(int(hi - lo))
+    return out
+
+
+def matches(seats: list[Seat], count: int, seed: int, rules: dict | None = None, model: dict | None = None,
+            first: int = 0, max_rounds: int = DEFAULT_MAX_ROUNDS) -> MatchResults:
+    """Z7: `count` matches, each dealt round after round until somebody has four letters."""
+    run = _setup(seats, seed, rules, model)
+    if count <= 0:
+        raise SimkitError(f"matches must be positive, got {count}")
+    if max_rounds <= 0:
+        raise SimkitError(f"max_rounds must be positive, got {max_rounds}")
+    n = len(seats)
+    out = MatchResults(np.zeros(count, np.int8), np.zeros(count, np.int64), np.zeros((count, n), np.int8),
+                       np.zeros((count, len(REASONS)), np.int64))
+    errs = play_matches(*_engine_args(run), max_rounds, np.uint64(run.seed), first, out.donkey, out.rounds,
+                        out.letters, out.reasons, min(count, 4 * nb.get_num_threads()))
+    _check_errors(seats, errs)
+    return out
+
+
+LOG_CELLS = 2_000_000  # pass-log entries per call of the logged driver (16 MB)
+
+
+def _logged(run: _Setup, keys: list[int], match: int, round0: int, letters: list[int], in_match: bool,
+            dealt: np.ndarray | None = None) -> Iterator[dict]:
+    """Rounds from `keys` through the compiled engine's logged driver, as trace records; in a
+    match, round round0 + i with the letters so far (updated), stopping at the donkey."""
+    count = len(keys)
+    turns = max(run.rules["max_turns"], 1)
+    deal_given = dealt is not None
+    if not deal_given:
+        dealt = np.zeros((count, MAX_PLAYERS, N_VALUES), np.int64)
+    logs = np.zeros((count, turns, MAX_PLAYERS), np.int64)
+    states = np.zeros((count, MAX_PLAYERS, STATE_WIDTH), np.int64)
+    copies = np.zeros((count, MAX_PLAYERS), np.float64)
+    outcomes = np.zeros((count, OUTCOME_SIZE), np.int64)
+    err = np.zeros(1 + ERR_WIDTH, np.int64)
+    held = np.zeros(MAX_PLAYERS, np.int64)
+    held[: len(letters)] = letters
+    played = play_logged(*_engine_args(run), np.array(keys, np.uint64), deal_given, in_match, round0, held, dealt,
+                         logs, states, copies, outcomes, err)
+    if played < 0:
+        i = int(err[0])
+        where = (match, round0 + i) if in_match else (match + i, round0)
+        _raise_illegal(run.seats, np.concatenate([where, err[1:]]))
+    labels = [s.label for s in run.seats]
+    for i in range(played):
+        after = list(letters)
+        if outcomes[i, LOSER] >= 0:
+            after[outcomes[i, LOSER]] += 1
+        if in_match:
+            letters = after
+        where = (match, round0 + i) if in_match else (match + i, round0)
+        yield round_record(run.seed, *where, run.rules, run.model_entry, labels, dealt[i], logs[i], states[i],
+                           copies[i], outcomes[i], after)
+
+
+def _chunk(run: _Setup) -> int:
+    """Rounds per call of the logged driver: each call costs ~1 ms to type the lineup."""
+    return max(1, min(256, LOG_CELLS // (max(run.rules["max_turns"], 1) * MAX_PLAYERS)))
+
+
+def traces(seats: list[Seat], rounds: int, seed: int, rules: dict | None = None, model: dict | None = None,
+           first: int = 0) -> Iterator[dict]:
+    """Trace records of the single rounds `play` plays (round 0 of matches first..)."""
+    run = _setup(seats, seed, rules, model)
+    zero = [0] * len(seats)
+    step = _chunk(run)
+    for lo in range(first, first + rounds, step):
+        hi = min(lo + step, first + rounds)
+        yield from _logged(run, [py_hand_state(py_match_seed(run.seed, m), 0) for m in range(lo, hi)], lo, 0, zero,
+                           in_match=False)
+
+
+def match_traces(seats: list[Seat], count: int, seed: int, rules: dict | None = None, model: dict | None = None,
+                 first: int = 0, max_rounds: int = DEFAULT_MAX_ROUNDS) -> Iterator[dict]:
+    """Trace records of every round of matches first..first+count-1, as `matches` plays them."""
+    run = _setup(seats, seed, rules, model)
+    step = _chunk(run)
+    for m in range(first, first + count):
+        ms = py_match_seed(run.seed, m)
+        letters = [0] * len(seats)
+        j = 0
+        while j < max_rounds and max(letters) < DONKEY_AT:
+            keys = [py_hand_state(ms, r) for r in range(j, min(j + step, max_rounds))]
+            for record in _logged(run, keys, m, j, letters, in_match=True):
+                letters = record["letters"]
+                j += 1
+                yield record
+
+
+def check_deal(deal: list[list[int]], players: int) -> np.ndarray:
+    """Z1, Z2: a deal as lists of values -> 13 counts per seat; every value 0..n-1 four times."""
+    if len(deal) != players or any(len(h) != HAND_SIZE for h in deal):
+        raise SimkitError(f"a deal for {players} players is {players} hands of {HAND_SIZE} values")
+    hands = np.zeros((MAX_PLAYERS, N_VALUES), np.int64)
+    for s, cards in enumerate(deal):
+        for v in cards:
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= v < players:
+                raise SimkitError(f"a deal for {players} players holds values 0..{players - 1}, got {v!r}")
+            hands[s, v] += 1
+    if any(hands[:, v].sum() != CARDS_PER_VALUE for v in range(players)):
+        raise SimkitError(f"a deal holds every value exactly {CARDS_PER_VALUE} times")
+    return hands
+
+
+def play_deal(seats: list[Seat], deal: list[list[int]], rules: dict | None = None, model: dict | None = None,
+              key: int = 0, letters: list[int] | None = None, round_no: int = 0) -> dict:
+    """Play one given deal through the compiled engine; its trace record. The round's generator
+    and the seats' streams start from `key`; `letters` are the letters before the round."""
+    run = _setup(seats, 0, rules, model)
+    hands = check_deal(deal, len(seats))
+    letters = list(letters or [0] * len(seats))
+    return next(_logged(run, [key], 0, round_no, letters, in_match=True, dealt=hands[None]))

@@ -1,0 +1,177 @@
+"""Drivers over many rounds: parallel play for statistics, logged rounds (in batches) for traces.
+
+Round j of match m in a run with seed S draws from key = rng.hand_state(rng.match_seed(S, m), j),
+so any split into chunks or threads gives bit-identical results. A run of single rounds plays
+round 0 of matches first, first+1, … (so its rounds are the first rounds of the same run's
+matches).
+"""
+
+import numba as nb
+import numpy as np
+
+from simkit.ezelen import view as V
+from simkit.ezelen.deal import DECK_MAX, STACK_DTYPE, deal
+from simkit.ezelen.engine import (
+    ERR_WIDTH,
+    FIRST_SIGNAL,
+    LOSER,
+    OUTCOME_SIZE,
+    REASON,
+    STATE_WIDTH,
+    TURNS,
+    play_round,
+    start_round,
+)
+from simkit.ezelen.rules import DONKEY_AT, MAX_PLAYERS, N_VALUES
+from simkit.ezelen.strategy import LINEUP, MEMORY_SIZE
+from simkit.rng import hand_state, match_seed
+
+_F2 = nb.float64[:, ::1]
+_ROUNDS_SIG = nb.int64[:, ::1](
+    LINEUP, _F2, _F2, nb.int64, nb.float64, nb.int64, nb.uint64, nb.int64,
+    nb.int8[::1], nb.int8[::1], nb.int32[::1], nb.int32[::1], nb.int64,
+)
+_MATCHES_SIG = nb.int64[:, ::1](
+    LINEUP, _F2, _F2, nb.int64, nb.float64, nb.int64, nb.int64, nb.uint64, nb.int64,
+    nb.int8[::1], nb.int64[::1], nb.int8[:, ::1], nb.int64[:, ::1], nb.int64,
+)
+_LOGGED_SIG = nb.int64(
+    LINEUP, _F2, _F2, nb.int64, nb.float64, nb.int64, nb.uint64[::1], nb.boolean, nb.boolean, nb.int64,
+    nb.int64[::1], nb.int64[:, :, ::1], nb.int64[:, :, ::1], nb.int64[:, :, ::1], nb.float64[:, ::1],
+    nb.int64[:, ::1], nb.int64[::1],
+)
+
+NO_ERROR = np.iinfo(np.int64).max
+ERR_ROW = 2 + ERR_WIDTH  # match, round, then the engine's err row
+
+
+@nb.njit(cache=True)
+def _scratch():
+    """Per-thread working arrays: hands, views, memory, seat streams, stack, round state, copy
+    times, outcome, err."""
+    return (np.zeros((MAX_PLAYERS, N_VALUES), dtype=np.int64), np.zeros((MAX_PLAYERS, V.SIZE), dtype=np.int64),
+            np.zeros((MAX_PLAYERS, MEMORY_SIZE), dtype=np.int64), np.zeros((MAX_PLAYERS, 1), dtype=np.uint64),
+            np.zeros(DECK_MAX, dtype=STACK_DTYPE), np.zeros((MAX_PLAYERS, STATE_WIDTH), dtype=np.int64),
+            np.zeros(MAX_PLAYERS, dtype=np.float64), np.zeros(OUTCOME_SIZE, dtype=np.int64),
+            np.zeros(ERR_WIDTH, dtype=np.int64))
+
+
+@nb.njit(cache=True)
+def _rounds_range(strats, params, model, n, beat, max_turns, seed, first, lo, hi, loser, reason, turns,
+                  first_signal, err):
+    """Rounds first+lo .. first+hi-1 into rows lo..hi-1; stops at the first illegal move."""
+    hands, views, memory, rngs, stack, state, copies, outcome, e = _scratch()
+    rng = np.zeros(1, dtype=np.uint64)
+    letters = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    log = np.zeros((0, MAX_PLAYERS), dtype=np.int64)
+    for r in range(lo, hi):
+        key = hand_state(match_seed(seed, first + r), 0)
+        rng[0] = key
+        deal(hands, stack, n, rng)
+        start_round(views, memory, rngs, key, n, 0, letters)
+        if play_round(strats, params, model, n, beat, max_turns, hands, views, memory, rngs, rng, state, copies,
+                      outcome, log, e) < 0:
+            err[0] = first + r
+            err[1] = 0
+            err[2:] = e
+            return
+        loser[r] = outcome[LOSER]
+        reason[r] = outcome[REASON]
+        turns[r] = outcome[TURNS]
+        first_signal[r] = outcome[FIRST_SIGNAL]
+
+
+@nb.njit(_ROUNDS_SIG, parallel=True, nogil=True, cache=True)
+def play_rounds(strats, params, model, n, beat, max_turns, seed, first, loser, reason, turns, first_signal,
+                blocks):
+    """Play len(turns) single rounds on all threads in `blocks` blocks. Returns an error table, one
+    row per block: (failing round or NO_ERROR, 0, status, seat, turn, value)."""
+    count = turns.shape[0]
+    errs = np.full((blocks, ERR_ROW), NO_ERROR, dtype=np.int64)
+    for b in nb.prange(blocks):
+        lo = b * count // blocks
+        hi = (b + 1) * count // blocks
+        _rounds_range(strats, params, model, n, beat, max_turns, seed, first, lo, hi, loser, reason, turns,
+                      first_signal, errs[b])
+    return errs
+
+
+@nb.njit(cache=True)
+def _matches_range(strats, params, model, n, beat, max_turns, max_rounds, seed, first, lo, hi, donkey, rounds,
+                   letters, reasons, err):
+    hands, views, memory, rngs, stack, state, copies, outcome, e = _scratch()
+    rng = np.zeros(1, dtype=np.uint64)
+    held = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    log = np.zeros((0, MAX_PLAYERS), dtype=np.int64)
+    for m in range(lo, hi):
+        ms = match_seed(seed, first + m)
+        held[:] = 0
+        donkey[m] = -1
+        j = 0
+        while j < max_rounds:  # Z7: deal again until somebody spells E-Z-E-L
+            key = hand_state(ms, j)
+            rng[0] = key
+            deal(hands, stack, n, rng)
+            start_round(views, memory, rngs, key, n, j, held)
+            if play_round(strats, params, model, n, beat, max_turns, hands, views, memory, rngs, rng, state,
+                          copies, outcome, log, e) < 0:
+                err[0] = first + m
+                err[1] = j
+                err[2:] = e
+                return
+            j += 1
+            reasons[m, outcome[REASON]] += 1
+            loser = outcome[LOSER]
+            if loser >= 0:
+                held[loser] += 1
+                if held[loser] == DONKEY_AT:
+                    donkey[m] = loser
+                    break
+        rounds[m] = j
+        for s in range(n):
+            letters[m, s] = held[s]
+
+
+@nb.njit(_MATCHES_SIG, parallel=True, nogil=True, cache=True)
+def play_matches(strats, params, model, n, beat, max_turns, max_rounds, seed, first, donkey, rounds, letters,
+                 reasons, blocks):
+    """Z7: matches `first`.., each until somebody has four letters (donkey -1 if `max_rounds`
+    rounds pass first). Errors as play_rounds, with the round in the second column."""
+    count = rounds.shape[0]
+    errs = np.full((blocks, ERR_ROW), NO_ERROR, dtype=np.int64)
+    for b in nb.prange(blocks):
+        lo = b * count // blocks
+        hi = (b + 1) * count // blocks
+        _matches_range(strats, params, model, n, beat, max_turns, max_rounds, seed, first, lo, hi, donkey, rounds,
+                       letters, reasons, errs[b])
+    return errs
+
+
+@nb.njit(_LOGGED_SIG, cache=True)
+def play_logged(strats, params, model, n, beat, max_turns, keys, deal_given, in_match, round0, letters, dealt, logs,
+                states, copies, outcomes, err):
+    """Rounds i = 0.. from keys[i], each with its passes logged, for traces. Single rounds
+    (`in_match` false) are each round `round0` with `letters`; rounds of a match are rounds
+    round0, round0+1, … that add to `letters` and stop after the one that makes a donkey.
+    `dealt[i]` receives each deal, or holds it already when `deal_given`. Returns the rounds
+    played, or -1 with `err` set (round i in err[0], the engine's row after it)."""
+    hands, views, memory, rngs, stack, _, _, _, e = _scratch()
+    rng = np.zeros(1, dtype=np.uint64)
+    for i in range(keys.shape[0]):
+        rng[0] = keys[i]
+        if not deal_given:
+            deal(dealt[i], stack, n, rng)
+        hands[:] = dealt[i]
+        round_no = round0 + i if in_match else round0
+        start_round(views, memory, rngs, keys[i], n, round_no, letters)
+        if play_round(strats, params, model, n, beat, max_turns, hands, views, memory, rngs, rng, states[i], copies[i],
+                      outcomes[i], logs[i], e) < 0:
+            err[0] = i
+            err[1:] = e
+            return -1
+        loser = outcomes[i, LOSER]
+        if in_match and loser >= 0:
+            letters[loser] += 1
+            if letters[loser] == DONKEY_AT:
+                return i + 1
+    return keys.shape[0]

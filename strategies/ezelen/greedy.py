@@ -1,0 +1,10 @@
+"""`greedy`: keep what you hold most, pass what you hold least."""
+
+from simkit.ezelen import view as V
+from simkit.ezelen.hand import least_held
+from simkit.ezelen.strategy import strategy
+
+
+@strategy("greedy", "Pass a card of a value held least often (ties at random, M7); keep the value held most.")
+def greedy(hand, view, params, memory, rng):
+    return least_held(hand, view[V.PLAYERS], rng)

@@ -1,0 +1,10 @@
+"""`random`: pass a uniformly random card (M7)."""
+
+from simkit.ezelen import view as V
+from simkit.ezelen.hand import random_card
+from simkit.ezelen.strategy import strategy
+
+
+@strategy("random", "Pass one of the four cards uniformly at random (M7).")
+def random(hand, view, params, memory, rng):
+    return random_card(hand, view[V.PLAYERS], rng)
