@@ -86,7 +86,7 @@ def _load_files(files: tuple[str, ...]) -> None:
 
 
 def _seed(text: str) -> int:
-    from simkit.whos_the_ass.batch import check_seed
+    from simkit.rng import check_seed
 
     try:
         value = int(text, 16) if text.lower().startswith("0x") else int(text)

@@ -10,6 +10,8 @@ import math
 import numba as nb
 import numpy as np
 
+from simkit.errors import SimkitError
+
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
@@ -29,6 +31,13 @@ UNIT = 2.0**-53  # 53 random bits times this: a float in [0, 1) with every value
 TWO_PI = 2.0 * math.pi
 MASK64 = (1 << 64) - 1
 MAX_SEED = MASK64
+
+
+def check_seed(seed: int) -> int:
+    """A run's seed: a whole number 0..2**64-1, or one clear error."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
+        raise SimkitError(f"seed must be an integer from 0 to 2**64-1, got {seed!r}")
+    return int(seed)
 
 
 @nb.njit(inline="always", cache=True)

@@ -122,7 +122,7 @@ def test_a_users_strategy_file_plays_in_both_engines_with_its_own_profile(tmp_pa
     @strategy("four_args", "x")
     def four_args(hand, view, params, rng):
         return 0
-    """, "an Ezelen strategy takes (hand, view, params, memory, rng), this one takes (hand, view, params, rng)"),
+    """, "a strategy takes (hand, view, params, memory, rng), this one takes (hand, view, params, rng)"),
     ("""
     @strategy("writer", "x")
     def writer(hand, view, params, memory, rng):

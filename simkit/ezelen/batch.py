@@ -28,16 +28,9 @@ from simkit.ezelen.rules import (
 )
 from simkit.ezelen.strategy import Seat, lineup_arrays
 from simkit.ezelen.trace import round_record
-from simkit.rng import MAX_SEED, py_hand_state, py_match_seed
+from simkit.rng import check_seed, py_hand_state, py_match_seed
 
 DEFAULT_MAX_ROUNDS = 100_000  # a match that has not made a donkey by then stops unfinished
-
-
-def check_seed(seed: int) -> int:
-    """As simkit.whos_the_ass.batch.check_seed; importing that would compile the other game's drivers."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
-        raise SimkitError(f"seed must be an integer from 0 to 2**64-1, got {seed!r}")
-    return int(seed)
 
 
 @dataclass

@@ -24,8 +24,8 @@ from simkit.ezelen import model as M
 from simkit.ezelen import view as V
 from simkit.ezelen.rules import CARDS_PER_VALUE, LAST, N_VALUES, STALLED, TEMPO, TIE
 from simkit.ezelen.strategy import MAX_PARAMS, MEMORY_SIZE
+from simkit.lowlevel import readonly, seat_table, unowned
 from simkit.rng import below, normal, seat_state, uniform
-from simkit.whos_the_ass.lowlevel import readonly, seat_table, unowned
 
 # per-seat state, one int64 row per seat
 SIGNAL = 0   # Z4: the turn the seat signalled, -1 if it has not

@@ -7,23 +7,16 @@ It may bundle an attention profile (M8): model values its seat gets unless the c
 otherwise (simkit.ezelen.model).
 """
 
-import inspect
-import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
-import numba as nb
 import numpy as np
 from numba import types
-from numba.core.errors import NumbaError
 
-from simkit import registry
-from simkit.errors import SimkitError
+from simkit import decisions, registry
+from simkit.decisions import MAX_PARAMS, Seat  # noqa: F401  (the game's names for them)
 from simkit.ezelen.model import check_values
 from simkit.ezelen.rules import GAME, MAX_PLAYERS
-from simkit.whos_the_ass.strategy import _compile_reason, _origin  # game-agnostic helpers
 
-MAX_PARAMS = 16
 MEMORY_SIZE = 16
 
 # decide(hand, view, params, memory, rng) -> value; hand, view and params read-only
@@ -40,35 +33,13 @@ ARGUMENTS = ("hand", "view", "params", "memory", "rng")
 
 
 def compile_decision(fn):
-    """Compile a decision function with the fixed signature, cached on disk when it has a module
-    file; without reference counting when it allocates nothing (as in Who's the Ass?)."""
-    module = sys.modules.get(getattr(fn, "__module__", None) or "")
-    cache = getattr(module, "__file__", None) is not None
-    try:
-        return nb.njit(SIGNATURE, cache=cache, _nrt=False)(fn)
-    except NumbaError:
-        return nb.njit(SIGNATURE, cache=cache)(fn)
-
-
-@dataclass(frozen=True)
-class Seat:
-    """One seat: label for tables and traces, compiled function, parameters, bundled model values."""
-
-    label: str
-    decide: object
-    params: tuple[float, ...] = field(default=())
-    origin: str = ""  # "file.py: function" for a user's strategy
-    model: tuple[tuple[str, float], ...] = field(default=())  # M8: this seat's attention profile
+    """Compile a decision function with this game's signature (simkit.decisions.compile_decision)."""
+    return decisions.compile_decision(fn, SIGNATURE)
 
 
 def lineup_arrays(seats: list[Seat]) -> tuple[tuple, np.ndarray]:
     """The engine's form of a lineup: (tuple of MAX_PLAYERS functions, params matrix)."""
-    fns = tuple(s.decide for s in seats)
-    fns = fns + (fns[0],) * (MAX_PLAYERS - len(fns))
-    params = np.zeros((MAX_PLAYERS, MAX_PARAMS), dtype=np.float64)
-    for i, s in enumerate(seats):
-        params[i, : len(s.params)] = s.params
-    return fns, params
+    return decisions.lineup_arrays(seats, MAX_PLAYERS)
 
 
 def _model_items(model: Mapping[str, float] | None, where: str) -> tuple[tuple[str, float], ...]:
@@ -76,30 +47,13 @@ def _model_items(model: Mapping[str, float] | None, where: str) -> tuple[tuple[s
 
 
 def strategy(name: str, description: str, params: tuple = (), model: Mapping[str, float] | None = None):
-    """Register a decision function under `name`, compiled with the fixed signature; `model`
-    gives its seat's model values (M8), e.g. {"attention": 1.5}.
-
-    A function with the wrong arguments, or one numba cannot compile, is an error naming its file
-    and function.
-    """
-
+    """Register a decision function `decide(hand, view, params, memory, rng)` under `name`,
+    compiled with the fixed signature; `model` gives its seat's model values (M8), e.g.
+    {"attention": 1.5}. A function with the wrong arguments, or one numba cannot compile, is an
+    error naming its file and function."""
     def wrap(fn):
-        origin = _origin(fn)
-        if len(params) > MAX_PARAMS or any(p.slot is not None and not 0 <= p.slot < MAX_PARAMS for p in params):
-            raise SimkitError(f"{origin}: a strategy has at most {MAX_PARAMS} parameters")
-        arguments = list(inspect.signature(fn).parameters)
-        if len(arguments) != len(ARGUMENTS):
-            raise SimkitError(f"{origin}: an Ezelen strategy takes ({', '.join(ARGUMENTS)}), "
-                              f"this one takes ({', '.join(arguments)})")
-        bundled = _model_items(model, origin)
-        try:
-            decide = compile_decision(fn)
-        except NumbaError as e:
-            raise SimkitError(f"{origin}: does not compile: {_compile_reason(e)}") from None
-        builtin = fn.__module__.startswith("strategies.")
-        registry.add(registry.StrategyInfo(GAME, name, description, decide, tuple(params),
-                                           origin="" if builtin else origin, model=bundled))
-        return decide
+        bundled = _model_items(model, decisions.origin_of(fn))
+        return decisions.register(GAME, name, description, params, fn, SIGNATURE, ARGUMENTS, bundled)
 
     return wrap
 
@@ -113,13 +67,4 @@ def profile(name: str, description: str, of: str, model: Mapping[str, float]) ->
 
 def seats_for(specs: list[str], players: int) -> list[Seat]:
     """Resolve one spec per seat (or a single spec for every seat) into Seats."""
-    if len(specs) == 1:
-        specs = specs * players
-    if len(specs) != players:
-        raise SimkitError(f"{len(specs)} strategies given for {players} players "
-                          "(give one per seat, or a single one for every seat)")
-    seats = []
-    for spec in specs:
-        info, vector, label = registry.resolve(GAME, spec)
-        seats.append(Seat(label, info.decide, vector, info.origin, info.model))
-    return seats
+    return decisions.seats_for(GAME, specs, players)

@@ -7,7 +7,7 @@ import numba as nb
 import numpy as np
 
 from simkit.errors import IllegalMove, SimkitError
-from simkit.rng import MAX_SEED
+from simkit.rng import check_seed
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.action import describe
 from simkit.whos_the_ass.driver import NO_ERROR, play_dealt, play_hands, play_matches, trace_hands
@@ -30,12 +30,6 @@ class HandResults:
     penalties: np.ndarray  # int16 [hands, players], W17
     tricks: np.ndarray     # int16 [hands]
     ass_end: np.ndarray    # int8 [hands], the seat holding the ass at the end
-
-
-def check_seed(seed: int) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
-        raise SimkitError(f"seed must be an integer from 0 to 2**64-1, got {seed!r}")
-    return int(seed)
 
 
 def _raise_illegal(seats: list[Seat], row: np.ndarray) -> None:

@@ -7,11 +7,11 @@ code (no exceptions in the hot loop, so the same code can later become a CUDA de
 
 import numba as nb
 
+from simkit.lowlevel import readonly, seat_table, unowned
 from simkit.rng import seat_state
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.action import LEAD_ASS, PASS, set_jokers, set_numbers, set_value
 from simkit.whos_the_ass.legal import ass_play_is_legal, follow_is_legal, lead_is_legal
-from simkit.whos_the_ass.lowlevel import readonly, seat_table, unowned
 from simkit.whos_the_ass.rules import DECK_SIZE, JOKER, MAX_PLAYERS, N_CODES, PENALTY
 
 # W16 bounds a hand: a normal trick discards a card, ass tricks never come twice in a row.

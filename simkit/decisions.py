@@ -1,0 +1,119 @@
+"""Decision functions, the same way for every game: compiled with the game's one signature,
+registered by name with checked parameters, and laid out as the engine's lineup (a tuple of
+first-class functions padded to the game's most players, so one compiled driver serves every
+player count and every strategy without recompiling)."""
+
+import inspect
+import re
+import sys
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numba as nb
+import numpy as np
+from numba.core.errors import NumbaError, NumbaExperimentalFeatureWarning
+
+from simkit import registry
+from simkit.errors import SimkitError
+
+warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
+MAX_PARAMS = 16
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat's strategy: its label for tables and traces, compiled function and parameters,
+    and (Ezelen, M8) the model values it brings to its seat."""
+
+    label: str
+    decide: object
+    params: tuple[float, ...] = field(default=())
+    origin: str = ""  # "file.py: function" for a user's strategy
+    model: tuple[tuple[str, float], ...] = field(default=())
+
+
+def compile_decision(fn, signature):
+    """Compile a decision function with the game's signature, cached on disk.
+
+    Compiled without numba's reference counting (`_nrt=False`) when it allocates nothing: the
+    engine's arrays outlive every call, and the atomic increments and decrements numba wraps
+    around each array argument cost about as much as a simple decision. A function that needs
+    allocation fails that compile and is compiled normally instead (same decisions, slower).
+    Functions without an importable module (typed into a notebook, exec'd) are not cached:
+    numba could not find their module again when loading the cache.
+    """
+    module = sys.modules.get(getattr(fn, "__module__", None) or "")
+    cache = getattr(module, "__file__", None) is not None
+    try:
+        return nb.njit(signature, cache=cache, _nrt=False)(fn)
+    except NumbaError:
+        return nb.njit(signature, cache=cache)(fn)
+
+
+def register(game: str, name: str, description: str, params: tuple, fn, signature, arguments: tuple[str, ...],
+             model: tuple[tuple[str, float], ...] = ()) -> object:
+    """Check, compile and register `fn` as strategy `name` of `game`; returns the compiled function.
+    A wrong number of arguments or parameters, or a function numba cannot compile, is one error
+    naming its file and function."""
+    origin = origin_of(fn)
+    if len(params) > MAX_PARAMS or any(p.slot is not None and not 0 <= p.slot < MAX_PARAMS for p in params):
+        raise SimkitError(f"{origin}: a strategy has at most {MAX_PARAMS} parameters")
+    found = list(inspect.signature(fn).parameters)
+    if len(found) != len(arguments):
+        raise SimkitError(f"{origin}: a strategy takes ({', '.join(arguments)}), "
+                          f"this one takes ({', '.join(found)})")
+    try:
+        decide = compile_decision(fn, signature)
+    except NumbaError as e:
+        raise SimkitError(f"{origin}: does not compile: {compile_reason(e)}") from None
+    builtin = fn.__module__.startswith("strategies.")
+    registry.add(registry.StrategyInfo(game, name, description, decide, tuple(params),
+                                       origin="" if builtin else origin, model=model))
+    return decide
+
+
+def compile_reason(e: Exception) -> str:
+    """The useful part of numba's long compile error, on one line."""
+    text = str(e)
+    where = re.findall(r'File "[^"]*", line (\d+)', text)
+    at = f" (line {where[-1]})" if where else ""
+    if "Cannot modify readonly array" in text:
+        return f"it writes to hand, view or params, which a strategy may only read{at}"
+    lines = [x.strip() for x in text.splitlines()
+             if x.strip() and not x.strip().startswith(("Failed in nopython mode", "During:"))]
+    reason = lines[0] if lines else type(e).__name__
+    signature = next((x for x in lines if x.startswith(">>>")), "")
+    return f"{reason} {signature}".strip() + at
+
+
+def origin_of(fn) -> str:
+    try:
+        file = Path(inspect.getsourcefile(fn) or "?").name
+    except TypeError:
+        file = "?"
+    return f"{file}: {fn.__name__}"
+
+
+def lineup_arrays(seats: list[Seat], max_players: int) -> tuple[tuple, np.ndarray]:
+    """The engine's form of a lineup: (tuple of max_players functions, params matrix)."""
+    fns = tuple(s.decide for s in seats)
+    fns = fns + (fns[0],) * (max_players - len(fns))
+    params = np.zeros((max_players, MAX_PARAMS), dtype=np.float64)
+    for i, s in enumerate(seats):
+        params[i, : len(s.params)] = s.params
+    return fns, params
+
+
+def seats_for(game: str, specs: list[str], players: int) -> list[Seat]:
+    """Resolve one spec per seat (or a single spec for every seat) into Seats."""
+    if len(specs) == 1:
+        specs = specs * players
+    if len(specs) != players:
+        raise SimkitError(f"{len(specs)} strategies given for {players} players "
+                          "(give one per seat, or a single one for every seat)")
+    seats = []
+    for spec in specs:
+        info, vector, label = registry.resolve(game, spec)
+        seats.append(Seat(label, info.decide, vector, info.origin, info.model))
+    return seats
