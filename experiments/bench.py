@@ -17,7 +17,7 @@ from simkit.whos_the_ass.strategy import seats_for
 def _engine(spec: Spec, hands: int) -> float:
     start = time.perf_counter()
     for cell in spec.cells():
-        for r in range(cell.players if spec.seating == "rotate" else 1):
+        for r in range(cell.rotations(spec.seating)):
             batch.play(seats_for(rotated(cell.lineup, r), cell.players), hands, spec.seed, spec.rules)
     return time.perf_counter() - start
 
@@ -38,7 +38,7 @@ def runner_bench(spec: Spec, hands: int, echo: Callable[[str], None] = print, re
     for _ in range(repeats):  # interleaved, so that a slow spell of the machine hits both
         engine.append(_engine(spec, hands))
         runner.append(_runner(spec, hands))
-    total = hands * sum(c.players if spec.seating == "rotate" else 1 for c in spec.cells())
+    total = hands * sum(c.rotations(spec.seating) for c in spec.cells())
     e, r = statistics.median(engine), statistics.median(runner)
     echo(f"runner: {spec.name}, {total:,} hands ({hands:,} deals per cell and rotation), median of {repeats}")
     echo(f"  engine alone      {e:7.3f} s   {total / e:12,.0f} hands/s")

@@ -44,25 +44,39 @@ def play_chunk(task: Task, spec: Spec, strategy_files: tuple[str, ...] = ()) -> 
     return game.play(seats, task.hi - task.lo, task.lo, spec, cell)
 
 
+IDS = ("hand", "round", "match")  # columns that number the deals (a game may measure them itself)
+
+
 def rows(task: Task, measured: pa.Table, spec: Spec, labels: tuple[str, ...]) -> pa.Table:
     """A chunk's rows of the results table: its config columns, then what was measured.
     `labels` is the run's list of strategy labels, so every chunk's strategy column shares one
     dictionary."""
     cell = spec.cells()[task.cell]
-    n, count = cell.players, task.hi - task.lo
-    size = count * n
+    game = games.get(spec.game)
+    n, size = cell.players, len(measured)
+    count = size // n
     codes = [labels.index(label) for label in rotated(tuple(_labels(spec, cell)), task.rotation)]
-    key = games.get(spec.game).deal if spec.match["mode"] == "single" else "match"
-    table = pa.table({"cell": np.full(size, task.cell, np.int16), "players": np.full(size, n, np.int8),
-                      "rotation": np.full(size, task.rotation, np.int8),
-                      key: np.repeat(np.arange(task.lo, task.hi, dtype=np.int64), n),
-                      "seat": np.tile(np.arange(n, dtype=np.int8), count)})
+    columns = {"cell": np.full(size, task.cell, np.int16), "players": np.full(size, n, np.int8),
+               "rotation": np.full(size, task.rotation, np.int8)}
+    ids = [name for name in measured.column_names if name in IDS]
+    if not ids:
+        key = game.deal if spec.match["mode"] == "single" else "match"
+        columns[key] = np.repeat(np.arange(task.lo, task.hi, dtype=np.int64), n)
+    table = pa.table(columns)
+    for name in ids:
+        table = table.append_column(name, measured.column(name))
+    table = table.append_column("seat", pa.array(np.tile(np.arange(n, dtype=np.int8), count)))
     table = table.append_column("strategy", pa.DictionaryArray.from_arrays(
         np.tile(np.array(codes, np.int16), count), list(labels)))
     for name, value in cell.sweep:
         table = table.append_column(name, pa.array(np.full(size, value)))
+    if game.seat_config is not None:
+        seats = game.seats_for(rotated(cell.lineup, task.rotation), n)
+        for name, per_seat in game.seat_config(spec, cell, seats).items():
+            table = table.append_column(name, pa.array(np.tile(np.array(per_seat), count)))
     for name in measured.column_names:
-        table = table.append_column(name, measured.column(name))
+        if name not in IDS:
+            table = table.append_column(name, measured.column(name))
     return table
 
 

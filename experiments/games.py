@@ -1,6 +1,7 @@
 """What the runner needs to know of each game: its checks, its strategies, its match modes, and
 how to play a chunk into measured columns. Adding a game to the runner = one entry here."""
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -21,6 +22,10 @@ class Game:
     deal: str                          # the name of a deal: "hand", "round"
     default_baseline: str
     extra_keys: tuple[str, ...] = ()   # spec keys only this game has
+    model_names: tuple[str, ...] = ()  # per-seat model values a sweep may set for one strategy's seats
+    seat_config: Callable[..., dict[str, list[float]]] | None = None  # (spec, cell, seats) -> column per seat
+    check_model: Callable[[dict, int | None], dict] | None = None     # the spec's `model` table, checked
+    meta: Callable[..., dict] | None = None                           # (spec) -> more for meta.json
 
 
 def _play_whos_the_ass(seats: list, count: int, first: int, spec, cell) -> pa.Table:
@@ -45,10 +50,87 @@ def _whos_the_ass() -> Game:
                 "hand", "lowest")
 
 
-_GAMES: dict[str, Callable[[], Game]] = {"whos-the-ass": _whos_the_ass}
+def _ezelen_model(spec, cell, seats: list) -> dict:
+    """The model overrides of a cell's seats: the spec's `model` table (a number for every seat,
+    or one per seat), then swept model values (`strategy.attention`) on that strategy's seats."""
+    n = len(seats)
+    overrides = {k: (list(v) if isinstance(v, list) else [v] * n) for k, v in spec.model.items()}
+    for key, value in cell.sweep:
+        name, param = key.split(".", 1)
+        if param in _ezelen_names():
+            row = overrides.setdefault(param, [None] * n)
+            for s, seat in enumerate(seats):
+                if seat.label.split("(", 1)[0] == name:
+                    row[s] = value
+    if not overrides:
+        return {}
+    from simkit.ezelen.model import PARAMETERS, model_matrix
+
+    base = model_matrix([dict(seat.model) for seat in seats])  # defaults and profiles: what None keeps
+    return {k: [base[s, PARAMETERS[k][0]] if v is None else v for s, v in enumerate(row)]
+            for k, row in overrides.items()}
+
+
+def _ezelen_names() -> tuple[str, ...]:
+    from simkit.ezelen.model import PARAMETERS
+
+    return tuple(PARAMETERS)
+
+
+def _ezelen_seat_config(spec, cell, seats: list) -> dict[str, list[float]]:
+    """M8: every model value of every seat, written beside its results."""
+    from simkit.ezelen.model import PARAMETERS, model_matrix
+
+    matrix = model_matrix([dict(seat.model) for seat in seats], _ezelen_model(spec, cell, seats))
+    return {name: [float(matrix[s, p[0]]) for s in range(len(seats))] for name, p in PARAMETERS.items()}
+
+
+def _play_ezelen(seats: list, count: int, first: int, spec, cell) -> pa.Table:
+    from simkit.ezelen import batch
+    from simkit.ezelen.rules import REASONS
+
+    n = len(seats)
+    model = _ezelen_model(spec, cell, seats)
+    reasons = pa.array(list(REASONS))
+    if spec.match["mode"] == "single":
+        res = batch.play(seats, count, spec.seed, spec.rules, model, first=first)
+        match = rnd = None
+    else:
+        matches, res, offsets = batch.match_rounds(seats, count, spec.seed, spec.rules, model, first=first)
+        per_match = np.diff(offsets)
+        match = np.repeat(np.arange(first, first + count, dtype=np.int64), per_match)
+        rnd = (np.arange(len(res.loser)) - np.repeat(offsets[:-1], per_match)).astype(np.int32)
+    columns = {}
+    if match is not None:
+        columns = {"match": np.repeat(match, n), "round": np.repeat(rnd, n)}
+    columns["lost"] = (res.loser[:, None] == np.arange(n)).ravel()
+    table = pa.table(columns)
+    table = table.append_column("reason", pa.DictionaryArray.from_arrays(np.repeat(res.reason, n), reasons))
+    for name, values in (("turns", res.turns), ("first_signal", res.first_signal)):
+        table = table.append_column(name, pa.array(np.repeat(values, n)))
+    if match is not None:
+        m = np.repeat(np.arange(count), per_match)  # the match of each round, within the chunk
+        table = table.append_column("donkey", pa.array((matches.donkey[m][:, None] == np.arange(n)).ravel()))
+        table = table.append_column("letters", pa.array(matches.letters[m].ravel()))
+    return table
+
+
+def _ezelen() -> Game:
+    from simkit.ezelen.model import DEFAULT_MODEL, check_values
+    from simkit.ezelen.rules import GAME, check_players, check_rules
+    from simkit.ezelen.strategy import seats_for
+
+    return Game(GAME, check_players, check_rules, seats_for, ("single", "ezel"), _play_ezelen, "round", "random",
+                extra_keys=("model",), model_names=_ezelen_names(), seat_config=_ezelen_seat_config,
+                check_model=lambda values, players: check_values(values, players, "key 'model'"),
+                meta=lambda spec: {"model": {"defaults": DEFAULT_MODEL, "overrides": spec.model}})
+
+
+_GAMES: dict[str, Callable[[], Game]] = {"whos-the-ass": _whos_the_ass, "ezelen": _ezelen}
 DEFAULT = "whos-the-ass"
 
 
+@functools.cache
 def get(name: str) -> Game:
     if name not in _GAMES:
         raise SimkitError(f"unknown game {name!r} (known: {', '.join(_GAMES)})")

@@ -20,9 +20,12 @@ ROW_GROUP = 1 << 18  # rows; small enough that the last one, written after play 
 _DONE = object()
 
 
-def constant(value: str, rows: int) -> pa.DictionaryArray:
-    """A text column with one value: a dictionary of one entry, cheap to hold and to write."""
-    return pa.DictionaryArray.from_arrays(np.zeros(rows, np.int8), [value])
+def constant(value: str | float, rows: int) -> pa.Array:
+    """A column with one value: text as a dictionary of one entry, cheap to hold and to write;
+    numbers as numbers."""
+    if isinstance(value, str):
+        return pa.DictionaryArray.from_arrays(np.zeros(rows, np.int8), [value])
+    return pa.array(np.full(rows, value))
 
 
 def write_chunk(table: pa.Table, path: Path) -> None:
@@ -39,10 +42,10 @@ class ResultsWriter:
     plan order. `close()` finishes results.parquet (renamed into place); `abort()` still writes
     every chunk already handed over, and leaves no half results file."""
 
-    def __init__(self, path: Path, rows: Callable[[object, pa.Table], pa.Table], columns: dict[str, str]):
+    def __init__(self, path: Path, rows: Callable[[object, pa.Table], pa.Table], columns: dict[str, str | float]):
         self._path = path
         self._rows = rows  # (task, chunk as kept) -> its rows of the results table
-        self._columns = columns  # constant text columns: the experiment and its rule options
+        self._columns = columns  # constant columns: the experiment and its rule options
         self._queue: queue.Queue = queue.Queue(maxsize=8)
         self._pending: dict[int, pa.Table] = {}
         self._buffer: list[pa.Table] = []

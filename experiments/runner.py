@@ -18,7 +18,7 @@ import pandas as pd
 import pyarrow as pa
 
 import simkit
-from experiments import executors
+from experiments import executors, games
 from experiments.chunks import Task, play_chunk, rows, strategy_labels
 from experiments.results import ResultsWriter, read_chunk
 from experiments.spec import Spec, spec_toml
@@ -34,27 +34,30 @@ def plan(spec: Spec, hands: int | None = None, chunk: int | None = None) -> list
     count, size = hands or spec.hands, chunk or CHUNK
     tasks = []
     for ci, cell in enumerate(spec.cells()):
-        for r in range(cell.players if spec.seating == "rotate" else 1):
+        for r in range(cell.rotations(spec.seating)):
             tasks += [Task(ci, r, lo, min(count, lo + size)) for lo in range(0, count, size)]
     return tasks
 
 
 def run_spec(spec: Spec, out: str, resume: bool = False, hands: int | None = None,
              progress: Callable[[int], None] | None = None, workers: int | None = None,
-             scheduler: str | None = None, strategy_files: tuple[str, ...] = ()) -> pd.DataFrame:
+             scheduler: str | None = None, strategy_files: tuple[str, ...] = (), chunk: int | None = None
+             ) -> pd.DataFrame:
     """Run every cell of `spec` into folder `out`; returns the results table.
 
     Chunks run in this process by default, or on Dask with `workers` (a local cluster of that many
     processes) or `scheduler` (an existing cluster's address); the table is the same either way.
     """
-    write_results(spec, out, resume, hands, progress, workers, scheduler, strategy_files)
+    write_results(spec, out, resume, hands, progress, workers, scheduler, strategy_files, chunk)
     return read_results(out)
 
 
 def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None = None,
                   progress: Callable[[int], None] | None = None, workers: int | None = None,
-                  scheduler: str | None = None, strategy_files: tuple[str, ...] = ()) -> Path:
-    """The runner's work without reading the table back: chunks, results.parquet, meta.json."""
+                  scheduler: str | None = None, strategy_files: tuple[str, ...] = (), chunk: int | None = None
+                  ) -> Path:
+    """The runner's work without reading the table back: chunks, results.parquet, meta.json.
+    `chunk` (default CHUNK) is the hands (or matches) per chunk; it never changes the results."""
     folder = Path(out)
     chunks = folder / "chunks"
     if folder.exists() and any(folder.iterdir()) and not resume:
@@ -66,11 +69,11 @@ def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None 
     except OSError as e:
         raise SimkitError(f"cannot create {chunks}: {e.strerror}") from None
     start = time.perf_counter()
-    tasks = plan(spec, hands)
+    tasks = plan(spec, hands, chunk)
     labels = strategy_labels(spec)
     files = tuple(str(Path(f).resolve()) for f in strategy_files)
     writer = ResultsWriter(folder / RESULTS, lambda task, chunk: rows(task, chunk, spec, labels),
-                           {"experiment": spec.name, **{k: str(v) for k, v in spec.rules.items()}})
+                           {"experiment": spec.name, **spec.rules})
     try:
         todo = []
         for index, task in enumerate(tasks):
@@ -107,6 +110,9 @@ def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None 
             "hands_per_s": round(played / elapsed) if played and elapsed > 0 else None,
             "machine": {"python": platform.python_version(), "system": platform.platform(),
                         "cpus": os.cpu_count()}}
+    game = games.get(spec.game)
+    if game.meta is not None:
+        meta.update(game.meta(spec))
     with atomic_path(folder / "meta.json") as tmp:
         tmp.write_text(json.dumps(meta, indent=2))
     return folder / RESULTS

@@ -15,7 +15,7 @@ from simkit import registry
 from simkit.errors import SimkitError
 from simkit.rng import MAX_SEED
 
-KEYS = {"name", "game", "players", "hands", "seed", "seating", "rules", "lineup", "pool", "match", "sweep",
+KEYS = {"name", "game", "players", "hands", "seed", "seating", "rules", "lineup", "lineups", "pool", "match", "sweep",
         "baseline", "model"}
 EXTRA_KEYS = {"model"}  # keys of one game only (games.Game.extra_keys)
 SEATINGS = ("rotate", "none")
@@ -28,6 +28,11 @@ class Cell:
     players: int
     lineup: tuple[str, ...]
     sweep: tuple[tuple[str, float], ...] = ()
+
+    def rotations(self, seating: str) -> int:
+        """How many times each deal is played: once per seat with rotated seating, except that a
+        table of one strategy plays the same game in every rotation, so once."""
+        return self.players if seating == "rotate" and len(set(self.lineup)) > 1 else 1
 
 
 @dataclass(frozen=True)
@@ -44,28 +49,36 @@ class Spec:
     match: dict = field(default_factory=lambda: {"mode": "single"})
     sweep: dict = field(default_factory=dict)
     baseline: str = "lowest"
+    model: dict = field(default_factory=dict)  # Ezelen (M8): model values, a number or one per seat
+    lineups: tuple[tuple[str, ...], ...] = ()  # several lineups: a cell each
 
     def cells(self) -> list[Cell]:
-        """Every player count x every sweep point x (the lineup, or every pairing of the pool)."""
+        """Every player count x every sweep point x (the lineup, each of the lineups, or every pairing
+        of the pool)."""
         grid = [dict(zip(self.sweep, point)) for point in itertools.product(*self.sweep.values())] or [{}]
         out = []
         for n in self.players:
             for point in grid:
                 for lineup in self._lineups(n):
-                    swept = tuple(_with_params(spec, point) for spec in lineup)
+                    swept = tuple(_with_params(spec, point, games.get(self.game).model_names) for spec in lineup)
                     out.append(Cell(n, swept, tuple(sorted(point.items()))))
         return out
 
     def _lineups(self, n: int) -> list[tuple[str, ...]]:
         if self.pool:  # round robin: each pair of the pool, seats split between the two
             return [tuple(a if s % 2 == 0 else b for s in range(n)) for a, b in itertools.combinations(self.pool, 2)]
-        return [self.lineup * n if len(self.lineup) == 1 else self.lineup]
+        return [lineup * n if len(lineup) == 1 else lineup for lineup in (self.lineups or (self.lineup,))]
 
 
-def _with_params(spec: str, point: dict[str, float]) -> str:
-    """Apply the sweep values that belong to this strategy ('hoard.release_at' -> hoard(release_at=v))."""
+def _with_params(spec: str, point: dict[str, float], model_names: tuple[str, ...] = ()) -> str:
+    """Apply the sweep values that belong to this strategy ('hoard.release_at' -> hoard(release_at=v));
+    swept model values (Ezelen's 'greedy.attention') go to the seats, not into the strategy."""
     name, values = registry.parse_spec(spec)
-    mine = {key.split(".", 1)[1]: v for key, v in point.items() if key.split(".", 1)[0] == name}
+    mine = {}
+    for key, v in point.items():
+        owner, param = key.split(".", 1)
+        if owner == name and param not in model_names:
+            mine[param] = v
     if not mine:
         return spec
     values = {**values, **mine}
@@ -137,9 +150,20 @@ def parse_spec_dict(data: dict) -> Spec:
         rules = game.check_rules(rules)
     except SimkitError as e:
         raise SimkitError(f"key 'rules': {e}") from None
-    if ("lineup" in data) == ("pool" in data):
-        raise SimkitError("give either key 'lineup' (strategies per seat) or key 'pool' (a tournament)")
+    if sum(key in data for key in ("lineup", "lineups", "pool")) != 1:
+        raise SimkitError("give one of key 'lineup' (strategies per seat), key 'lineups' (several lineups) "
+                          "or key 'pool' (a tournament)")
     lineup = tuple(_strategies(data, "lineup", game.name)) if "lineup" in data else ()
+    lineups = ()
+    if "lineups" in data:
+        value = data["lineups"]
+        if not isinstance(value, list) or not value or not all(isinstance(x, list) for x in value):
+            raise SimkitError(f"key 'lineups' must be a list of lineups (lists of strategy names), got {value!r}")
+        lineups = tuple(tuple(_strategies({"lineups": x}, "lineups", game.name)) for x in value)
+    for one in lineups:
+        if len(one) != 1 and any(len(one) != p for p in players):
+            raise SimkitError(f"key 'lineups' has a lineup of {len(one)} strategies for {players} players "
+                              "(give one per seat, or one for every seat)")
     pool = tuple(_strategies(data, "pool", game.name)) if "pool" in data else ()
     if lineup and len(lineup) != 1 and any(len(lineup) != p for p in players):
         raise SimkitError(f"key 'lineup' has {len(lineup)} strategies for {players} players "
@@ -147,13 +171,17 @@ def parse_spec_dict(data: dict) -> Spec:
     if pool and len(pool) < 2:
         raise SimkitError("key 'pool' needs at least two strategies")
     match = _match(data, game.match_modes)
-    sweep = _sweep(data, lineup + pool, game.name)
+    sweep = _sweep(data, lineup + pool + tuple(s for one in lineups for s in one), game)
     baseline = _need(data, "baseline", str, "a strategy") if "baseline" in data else game.default_baseline
     try:
         registry.resolve(game.name, baseline)
     except SimkitError as e:
         raise SimkitError(f"key 'baseline': {e}") from None
-    spec = Spec(name, tuple(players), hands, seed, game.name, seating, rules, lineup, pool, match, sweep, baseline)
+    model = {}
+    if "model" in data:
+        model = game.check_model(_need(data, "model", dict, "a table"), players[0] if len(players) == 1 else None)
+    spec = Spec(name, tuple(players), hands, seed, game.name, seating, rules, lineup, pool, match, sweep, baseline,
+                model, lineups)
     for cell in spec.cells():  # every swept strategy must still be valid
         for s in cell.lineup:
             registry.resolve(game.name, s)
@@ -182,14 +210,15 @@ def _match(data: dict, modes: tuple[str, ...]) -> dict:
     mode = match.get("mode", "single")
     if mode not in modes:
         raise SimkitError(f"key 'match.mode' must be one of {', '.join(modes)}, got {mode!r}")
-    if mode != "single":
+    counted = mode in ("hands", "threshold")  # Who's the Ass? (W18): a match of N hands, or to P points
+    if counted:
         value = match.get(mode)
         if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
             raise SimkitError(f"key 'match.{mode}' must be a positive whole number for mode {mode!r}, got {value!r}")
-    return {"mode": mode, **({mode: match[mode]} if mode != "single" else {})}
+    return {"mode": mode, **({mode: match[mode]} if counted else {})}
 
 
-def _sweep(data: dict, strategies: tuple[str, ...], game: str) -> dict:
+def _sweep(data: dict, strategies: tuple[str, ...], game: games.Game) -> dict:
     if "sweep" not in data:
         return {}
     sweep = _need(data, "sweep", dict, "a table")
@@ -199,8 +228,9 @@ def _sweep(data: dict, strategies: tuple[str, ...], game: str) -> dict:
         name, dot, param = key.partition(".")
         if not dot or name not in names:
             raise SimkitError(f"key 'sweep.{key}' must be strategy.parameter for a strategy of the lineup or pool")
-        if param not in {p.name for p in registry.get(game, name).params}:
-            raise SimkitError(f"key 'sweep.{key}': strategy {name!r} has no parameter {param!r}")
+        if param not in {p.name for p in registry.get(game.name, name).params} | set(game.model_names):
+            model = f" or model value ({', '.join(game.model_names)})" if game.model_names else ""
+            raise SimkitError(f"key 'sweep.{key}': strategy {name!r} has no parameter{model} {param!r}")
         if not isinstance(values, list) or not values or not all(
                 isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
             raise SimkitError(f"key 'sweep.{key}' must be a list of numbers, got {values!r}")
@@ -220,8 +250,11 @@ def spec_toml(spec: Spec) -> str:
 
     lines = [f"{key} = {value(getattr(spec, key))}" for key in ("name", "game", "hands", "seed", "seating", "baseline")]
     lines.append(f"players = {value(list(spec.players))}")
-    lines.append(f"lineup = {value(list(spec.lineup))}" if spec.lineup else f"pool = {value(list(spec.pool))}")
-    for table in ("rules", "match", "sweep"):
+    if spec.lineups:
+        lines.append(f"lineups = {value([list(one) for one in spec.lineups])}")
+    else:
+        lines.append(f"lineup = {value(list(spec.lineup))}" if spec.lineup else f"pool = {value(list(spec.pool))}")
+    for table in ("rules", "match", "sweep", "model"):
         entries = getattr(spec, table)
         if entries:
             lines += ["", f"[{table}]"] + [f"{json.dumps(k)} = {value(v)}" for k, v in entries.items()]

@@ -95,16 +95,57 @@ def pairwise_heatmap(pairs: pd.DataFrame):
     return fig
 
 
-def win_rates(rates: pd.DataFrame):
-    """Match win share per strategy with its Wilson interval."""
-    fig, ax = plt.subplots(figsize=(8, 0.45 * len(rates) + 1.5))
+def shares(rates: pd.DataFrame, column: str, low: str, high: str, xlabel: str):
+    """A share per strategy (match wins, donkeys) with its Wilson interval."""
+    fig, ax = plt.subplots(figsize=(8, 0.3 * len(rates) + 1.5))
     labels = [f"{r.strategy}  ({r.players}p, cell {r.cell})" for r in rates.itertuples()]
     y = np.arange(len(rates))
-    ax.errorbar(rates["win"], y, xerr=[rates["win"] - rates["low"], rates["high"] - rates["win"]], fmt="o",
-                capsize=4)
+    ax.errorbar(rates[column], y, xerr=[rates[column] - rates[low], rates[high] - rates[column]], fmt="o", capsize=4)
     ax.set_yticks(y, labels)
     ax.invert_yaxis()
-    ax.set_xlabel("share of matches won (ties shared; 95% Wilson interval)")
+    ax.set_xlabel(xlabel)
     ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def loss_causes(causes: pd.DataFrame):
+    """Ezelen: each strategy's share of rounds lost as the last to copy and through tempo faults,
+    with 95% Wilson intervals."""
+    fig, ax = plt.subplots(figsize=(8, 0.4 * len(causes) + 1.5))
+    y = np.arange(len(causes))
+    labels = [f"{r.strategy}  ({r.players}p, cell {r.cell})" for r in causes.itertuples()]
+    for offset, cause in ((-0.15, "last"), (0.15, "tempo")):
+        ax.errorbar(causes[cause], y + offset, xerr=[causes[cause] - causes[f"{cause}_low"],
+                                                     causes[f"{cause}_high"] - causes[cause]],
+                    fmt="o", capsize=3, label=f"lost as {'the last to copy' if cause == 'last' else 'tempo fault'}")
+    ax.set_yticks(y, labels)
+    ax.invert_yaxis()
+    ax.set_xlabel("share of rounds lost (95% Wilson interval)")
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def first_signal_turns(table: pd.DataFrame):
+    """Ezelen: how many turns pass before the first signal, as the share of rounds signalled by
+    each turn (a line per cell, named by its strategies; log scale, since random passing takes
+    a hundred times longer than the others)."""
+    fig, ax = plt.subplots(figsize=(8, 4))
+    one = table[(table["seat"] == 0) & (table["first_signal"] >= 0)]
+    names = table[table["rotation"] == 0].groupby("cell", observed=True)["strategy"].agg(
+        lambda s: ", ".join(dict.fromkeys(s.astype(str))))
+    cells = sorted(one["cell"].unique())
+    for cell in cells[:12]:
+        turns = np.sort(one.loc[one["cell"] == cell, "first_signal"].to_numpy())
+        players = int(one.loc[one["cell"] == cell, "players"].iloc[0])
+        ax.step(turns + 1, np.arange(1, len(turns) + 1) / len(turns), where="post",
+                label=f"cell {cell}: {names[cell]} ({players}p)")
+    ax.set_xscale("log")
+    ax.set_xlabel("turn of the first signal + 1 (1 = a set dealt; log scale)")
+    ax.set_ylabel("share of rounds signalled by then")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
     fig.tight_layout()
     return fig

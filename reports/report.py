@@ -16,23 +16,36 @@ from simkit.files import atomic_path
 
 
 def _measure(table: pd.DataFrame) -> str:
-    return "penalty" if "penalty" in table.columns else "total"
+    """The main number of a row: penalty points (hands), match totals, or a lost round (Ezelen)."""
+    return next(c for c in ("penalty", "total", "lost") if c in table.columns)
+
+
+TITLES = {"penalty": "Mean penalty per strategy", "total": "Mean match total per strategy",
+          "lost": "Share of rounds lost per strategy"}
+FEWER = {"penalty": "fewer points", "total": "fewer points", "lost": "fewer rounds lost"}
 
 
 def summary(table: pd.DataFrame, baseline: str = "lowest") -> dict[str, pd.DataFrame]:
     """Every statistics table of the report, by title (numbers unformatted, each with its n)."""
     value = _measure(table)
-    out = {f"Mean {value} per strategy": tables.strategy_means(table, value)}
+    out = {TITLES[value]: tables.strategy_means(table, value)}
     if value == "penalty":
         out["Went out / held the ass at the end"] = tables.shares(table)
-    else:
+    elif value == "total":
         out["Match wins"] = tables.win_rates(table)
-    out[f"Paired difference to {baseline} (same deal, same seat; negative = fewer points)"] = \
+    else:
+        if "donkey" in table.columns:
+            out["Became the donkey (E-Z-E-L)"] = tables.donkey_rates(table)
+        out["Rounds lost by cause"] = tables.loss_causes(table)
+        out["How rounds end"] = tables.round_outcomes(table)
+        out["Turn of the first signal"] = tables.first_signal(table)
+    out[f"Paired difference to {baseline} (same deal, same seat; negative = {FEWER[value]})"] = \
         tables.paired_differences(table, value, baseline)
-    pairs = tables.pairwise(table, value)
-    if len(pairs) and table["cell"].nunique() > 1:
+    sweep = [c for c in table.columns if "." in c]
+    pairs = tables.pairwise(table, value) if not sweep else pd.DataFrame()
+    if len(pairs) and table["cell"].nunique() > 1:  # a tournament: every cell another pairing
         out["Head to head (tournament)"] = pairs
-    if any("." in c for c in table.columns):
+    if sweep:
         out["Parameter sweep"] = tables.sweep_curves(table, value, baseline)
     out["Seat position effect"] = tables.seat_effect(table, value)
     return out
@@ -43,17 +56,26 @@ def figures_for(table: pd.DataFrame, stats: dict[str, pd.DataFrame] | None = Non
     """The report's matplotlib figures by file name (close them when done)."""
     stats = stats or summary(table, baseline)
     value = _measure(table)
-    means = stats[f"Mean {value} per strategy"]
+    means = stats[TITLES[value]]
     if means["cell"].nunique() > 1:  # many cells: each strategy over all its cells, per player count
         means = tables.strategy_means(table, value, by_cell=False)
     out = {"comparison.png": figures.strategy_comparison(means, value)}
     if "Match wins" in stats:
-        out["match-wins.png"] = figures.win_rates(stats["Match wins"])
+        out["match-wins.png"] = figures.shares(stats["Match wins"], "win", "low", "high",
+                                               "share of matches won (ties shared; 95% Wilson interval)")
+    if "Became the donkey (E-Z-E-L)" in stats:
+        out["donkey.png"] = figures.shares(stats["Became the donkey (E-Z-E-L)"], "donkey", "donkey_low",
+                                           "donkey_high", "share of matches ending as the donkey (95% Wilson interval)")
+    if "Rounds lost by cause" in stats:
+        out["loss-causes.png"] = figures.loss_causes(stats["Rounds lost by cause"])
     if "Parameter sweep" in stats and len(stats["Parameter sweep"]):
         out["sweep.png"] = figures.sweep_curves(stats["Parameter sweep"])
     if "Head to head (tournament)" in stats:
         out["head-to-head.png"] = figures.pairwise_heatmap(stats["Head to head (tournament)"])
-    out["distribution.png"] = figures.distributions(table, value)
+    if value == "lost":
+        out["first-signal.png"] = figures.first_signal_turns(table)
+    else:
+        out["distribution.png"] = figures.distributions(table, value)
     if "tricks" in table.columns:
         out["hand-length.png"] = figures.hand_lengths(table)
     return out
@@ -62,7 +84,8 @@ def figures_for(table: pd.DataFrame, stats: dict[str, pd.DataFrame] | None = Non
 def findings(stats: dict[str, pd.DataFrame], baseline: str) -> list[str]:
     """The report's answer in a few sentences, read off its own tables."""
     lines = []
-    means = next(frame for title, frame in stats.items() if title.startswith("Mean "))
+    means = next(frame for title, frame in stats.items() if title in TITLES.values())
+    unit = "share of rounds lost" if title_of(stats) == TITLES["lost"] else "per hand and seat"
     pairs = stats.get("Head to head (tournament)")
     if pairs is not None:  # each cell is another pairing: rank by head-to-head results instead
         for players, group in pairs.groupby("players"):
@@ -73,11 +96,26 @@ def findings(stats: dict[str, pd.DataFrame], baseline: str) -> list[str]:
                          f"{100 * rank.loc[best, 'beats']:.1f}% of deals on average, decisively more than half "
                          f"against {rank.loc[best, 'decisive']} of {rank.loc[best, 'opponents']}.")
         means = means.iloc[0:0]
+    mixed = means.groupby("cell")["strategy"].transform("nunique") > 1
+    if mixed.any():  # a table of one strategy says nothing about which is better
+        means = means[mixed]
     for players, group in means.groupby("players"):
         best = group.loc[group["mean"].idxmin()]
         where = f" (cell {best['cell']})" if group["cell"].nunique() > 1 else ""
-        lines.append(f"{players} players: fewest points for {best['strategy']}{where}, "
-                     f"{best['mean']:.2f} ± {best['ci95']:.2f} per hand and seat.")
+        if unit == "per hand and seat":
+            lines.append(f"{players} players: fewest points for {best['strategy']}{where}, "
+                         f"{best['mean']:.2f} ± {best['ci95']:.2f} per hand and seat.")
+        else:
+            lines.append(f"{players} players: fewest rounds lost by {best['strategy']}{where}, "
+                         f"{100 * best['mean']:.2f}% ± {100 * best['ci95']:.2f}%.")
+    donkey = stats.get("Became the donkey (E-Z-E-L)")
+    if donkey is not None and len(donkey):
+        mixed = donkey.groupby("cell")["strategy"].transform("nunique") > 1
+        donkey = donkey[mixed] if mixed.any() else donkey
+        for players, group in donkey.groupby("players"):
+            best = group.loc[group["donkey"].idxmin()]
+            lines.append(f"{players} players: least often the donkey: {best['strategy']}, "
+                         f"{_share(best['donkey'], best['donkey_low'], best['donkey_high'])} of matches.")
     diffs = next((frame for title, frame in stats.items() if title.startswith("Paired difference")), None)
     if diffs is not None and len(diffs):
         better = diffs[diffs["decisive"] & (diffs["difference"] < 0)]
@@ -87,16 +125,21 @@ def findings(stats: dict[str, pd.DataFrame], baseline: str) -> list[str]:
     sweep = stats.get("Parameter sweep")
     if sweep is not None and len(sweep):
         for (param, players, strategy), curve in sweep.groupby(["parameter", "players", "strategy"]):
-            if curve["value"].nunique() < 2 or not param.startswith(f"{strategy}."):
+            if curve["value"].nunique() < 2 or not param.startswith(f"{strategy.split(' (', 1)[0]}."):
                 continue
             best = curve.loc[curve["estimate"].idxmin()]
             rivals = curve[(curve["estimate"] - curve["ci95"] <= best["estimate"] + best["ci95"])
                            & (curve["value"] != best["value"])]
             tie = (f"; within its interval: {', '.join(f'{v:g}' for v in rivals['value'])}" if len(rivals)
                    else "; no other value comes within its interval")
+            digits = 2 if abs(best["estimate"]) >= 1 else 4
             lines.append(f"{strategy}, {players} players: best at {param} = {best['value']:g} "
-                         f"({best['measure']} {best['estimate']:+.2f} ± {best['ci95']:.2f}){tie}.")
+                         f"({best['measure']} {best['estimate']:+.{digits}f} ± {best['ci95']:.{digits}f}){tie}.")
     return lines
+
+
+def title_of(stats: dict[str, pd.DataFrame]) -> str:
+    return next(title for title in stats if title in TITLES.values())
 
 
 def _share(p: float, lo: float, hi: float) -> str:
@@ -106,10 +149,9 @@ def _share(p: float, lo: float, hi: float) -> str:
 def _fmt(frame: pd.DataFrame) -> pd.DataFrame:
     """Numbers as a reader wants them: ± intervals, shares as percentages with their interval."""
     out = frame.copy()
-    for prefix in ("out", "ass"):
-        if prefix in out.columns:
-            out[f"{prefix} %"] = [_share(*r) for r in zip(out[prefix], out[f"{prefix}_low"], out[f"{prefix}_high"])]
-            out = out.drop(columns=[prefix, f"{prefix}_low", f"{prefix}_high"])
+    for prefix in [c for c in out.columns if f"{c}_low" in out.columns and f"{c}_high" in out.columns]:
+        out[f"{prefix} %"] = [_share(*r) for r in zip(out[prefix], out[f"{prefix}_low"], out[f"{prefix}_high"])]
+        out = out.drop(columns=[prefix, f"{prefix}_low", f"{prefix}_high"])
     for col in ("win", "beats"):
         if col in out.columns:
             out[f"{col} %"] = [_share(*r) for r in zip(out[col], out["low"], out["high"])]
@@ -153,8 +195,11 @@ def make_report(folder: str, baseline: str | None = None) -> Path:
     name = str(table["experiment"].iloc[0])
     sections = [(title, tables.markdown(_fmt(frame)) if len(frame) else f"({baseline} is not in the lineup)")
                 for title, frame in stats.items()]
-    speed = f"; {meta['hands_per_s']:,} hands/s" if meta.get("hands_per_s") else ""
-    intro = (f"{len(table):,} rows; seed {meta.get('seed', '?')}, {meta.get('hands', '?')} hands per cell, "
+    unit = "matches" if meta.get("match", {}).get("mode", "single") != "single" else (
+        "rounds" if "round" in table.columns else "hands")
+    speed = f"; {meta['hands_per_s']:,} {unit}/s" if meta.get("hands_per_s") else ""
+    intro = (f"{len(table):,} rows; {meta.get('game', '')} seed {meta.get('seed', '?')}, {meta.get('hands', '?')} "
+             f"{unit} per cell and seat rotation, "
              f"seating {meta.get('seating', '?')}, rules {meta.get('rules', '?')}, match {meta.get('match', '?')}"
              f"{speed}. Every ± and every range in brackets is a 95% interval over deals; n counts deals (hands or "
              f"matches), each deal's seats and rotated replays averaged first, since they share the cards.")

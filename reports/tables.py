@@ -12,7 +12,8 @@ from reports.stats import Z95, wilson
 
 
 def deal_key(table: pd.DataFrame) -> str:
-    return "hand" if "hand" in table.columns else "match"
+    """The independent unit: a hand, a match (its rounds or hands belong together), or a round."""
+    return next(key for key in ("hand", "match", "round") if key in table.columns)
 
 
 def _over_deals(per_deal: pd.Series, by: list[str]) -> pd.DataFrame:
@@ -126,23 +127,89 @@ def pairwise(table: pd.DataFrame, value: str) -> pd.DataFrame:
 def sweep_curves(table: pd.DataFrame, value: str, baseline: str) -> pd.DataFrame:
     """For each swept parameter (a column `strategy.parameter`): per value and player count, every
     strategy's paired difference to `baseline` when the baseline plays (else its mean). The swept
-    strategy is named without its changing parameter, so its points form one curve."""
+    strategy is named without its changing parameter, so its points form one curve; with several
+    swept parameters, each setting of the others is a curve of its own."""
     rows = []
-    for column in [c for c in table.columns if "." in c]:
+    swept = [c for c in table.columns if "." in c]
+    for column in swept:
         name = column.split(".", 1)[0]
-        for (players, x), group in table.groupby(["players", column], sort=True):
+        others = [c for c in swept if c != column]
+        for key, group in table.groupby(["players", *others, column], sort=True):
+            players, *fixed, x = key
+            setting = ", ".join(f"{c.split('.', 1)[1]}={v:g}" for c, v in zip(others, fixed))
             has_baseline = baseline in set(group["strategy"].astype(str))
             if has_baseline:
                 points = paired_differences(group, value, baseline).rename(columns={"difference": "estimate"})
             else:
                 points = strategy_means(group, value).rename(columns={"mean": "estimate"})
             for r in points.itertuples():
-                curve = name if r.strategy == name or str(r.strategy).startswith(name + "(") else r.strategy
-                rows.append({"parameter": column, "value": x, "players": players, "strategy": curve,
-                             "estimate": r.estimate, "ci95": r.ci95, "n": r.n,
+                curve = name if r.strategy == name or str(r.strategy).startswith(name + "(") else str(r.strategy)
+                rows.append({"parameter": column, "value": x, "players": players,
+                             "strategy": f"{curve} ({setting})" if setting else curve, "estimate": r.estimate,
+                             "ci95": r.ci95, "n": r.n,
                              "measure": f"difference to {baseline}" if has_baseline else f"mean {value}"})
     out = pd.DataFrame(rows)
     return out.sort_values(["parameter", "players", "strategy", "value"], ignore_index=True) if len(out) else out
+
+
+def share_by_strategy(table: pd.DataFrame, column: str, name: str, rows: pd.Series | None = None) -> pd.DataFrame:
+    """Per cell and strategy: the share of its rows where `column` holds (e.g. lost the round),
+    with its Wilson interval over deals; `rows` picks the rows that count."""
+    frame = table if rows is None else table[rows]
+    by = ["cell", "players", "strategy"]
+    per_deal = frame.groupby(by + [deal_key(frame)], sort=True, observed=True)[column].mean()
+    return _wilson_over_deals(per_deal, by, name)
+
+
+def donkey_rates(table: pd.DataFrame) -> pd.DataFrame:
+    """Ezelen (Z7): per cell and strategy, the share of matches in which its seat became the donkey,
+    with its Wilson interval over matches."""
+    return share_by_strategy(table, "donkey", "donkey", table["round"] == 0)
+
+
+def _with_lineup(frame: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
+    """Name each cell's strategies beside a per-cell statistic (a round belongs to the whole table)."""
+    names = table[table["rotation"] == 0].groupby("cell", observed=True)["strategy"].agg(
+        lambda s: ", ".join(dict.fromkeys(s.astype(str))))
+    frame.insert(2, "strategies", frame["cell"].map(names))
+    return frame
+
+
+def round_outcomes(table: pd.DataFrame) -> pd.DataFrame:
+    """Ezelen: per cell, how rounds end (last copier, tempo, tie, stalled), each share with its
+    Wilson interval over deals."""
+    one = table[table["seat"] == 0]  # a row per round
+    key = deal_key(one)
+    parts = []
+    for reason in one["reason"].cat.categories if hasattr(one["reason"], "cat") else sorted(set(one["reason"])):
+        per_deal = (one["reason"] == reason).groupby([one["cell"], one["players"], one[key]]).mean()
+        part = _wilson_over_deals(per_deal, ["cell", "players"], "share")
+        part.insert(2, "ended by", reason)
+        parts.append(part)
+    return _with_lineup(pd.concat(parts).sort_values(["cell", "ended by"], ignore_index=True), table)
+
+
+def loss_causes(table: pd.DataFrame) -> pd.DataFrame:
+    """Ezelen: per cell and strategy, the share of rounds it lost as the last to copy and through
+    tempo faults, with Wilson intervals over deals."""
+    frame = table.assign(by_last=table["lost"] & (table["reason"] == "last"),
+                         by_tempo=table["lost"] & (table["reason"] == "tempo"))
+    last = share_by_strategy(frame, "by_last", "last")
+    tempo = share_by_strategy(frame, "by_tempo", "tempo")
+    return last.drop(columns="n").merge(tempo, on=["cell", "players", "strategy"])
+
+
+def first_signal(table: pd.DataFrame) -> pd.DataFrame:
+    """Ezelen: per cell, the turn of the first signal (rounds with one) ± 95% CI over deals, and
+    the share of rounds that ended before any signal."""
+    one = table[table["seat"] == 0]
+    key = deal_key(one)
+    signalled = one[one["first_signal"] >= 0]
+    per_deal = signalled.groupby(["cell", "players", key], sort=True)["first_signal"].mean()
+    out = _over_deals(per_deal, ["cell", "players"])
+    none = (one["first_signal"] < 0).groupby([one["cell"], one["players"], one[key]]).mean()
+    silent = _wilson_over_deals(none, ["cell", "players"], "no signal")
+    return _with_lineup(out.merge(silent.drop(columns="n"), on=["cell", "players"]), table)
 
 
 def markdown(frame: pd.DataFrame) -> str:

@@ -25,9 +25,10 @@ def test_each_built_in_experiment_runs_and_reports(path, tmp_path, monkeypatch):
     spec = load_spec(str(path))
     assert parse_spec_dict(tomllib.loads(spec_toml(spec))) == spec  # a spec survives being written out
     table = experiments.run(path, tmp_path / "o", hands=40)
-    rotations = [c.players if spec.seating == "rotate" else 1 for c in spec.cells()]
-    assert len(table) == 40 * sum(r * c.players for r, c in zip(rotations, spec.cells()))
-    per_deal = table.groupby(["cell", "rotation", "hand"])
+    rotations = sum(c.rotations(spec.seating) for c in spec.cells())
+    ids = [c for c in ("hand", "match", "round") if c in table.columns]
+    assert table.groupby(["cell", "rotation", ids[0]]).ngroups == 40 * rotations  # every deal of every cell
+    per_deal = table.groupby(["cell", "rotation"] + ids)
     assert (per_deal.size() == per_deal.players.first()).all()  # one row per seat of every deal
     page = (tmp_path / "o" / "report.html").read_text()
     pngs = sorted(p.name for p in (tmp_path / "o").glob("*.png"))

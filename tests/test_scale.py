@@ -20,10 +20,7 @@ def results(folder) -> bytes:
 def reference_run(tmp_path_factory):
     """The run everything else must reproduce: in process, all threads, chunks of 500."""
     folder = tmp_path_factory.mktemp("ref") / "run"
-    mp = pytest.MonkeyPatch()
-    mp.setattr(runner, "CHUNK", 500)
-    runner.write_results(parse_spec_dict(SPEC), str(folder))
-    mp.undo()
+    runner.write_results(parse_spec_dict(SPEC), str(folder), chunk=500)
     return folder
 
 

@@ -48,7 +48,12 @@ def test_a_pool_plays_every_pair():
     ({"rules": {"jokers": "wild"}}, "key 'rules': unknown rule option 'jokers'"),
     ({"lineup": ["nosuch"]}, "key 'lineup': unknown strategy 'nosuch'"),
     ({"lineup": ["lowest", "spend"]}, "key 'lineup' has 2 strategies for [4] players"),
-    ({"pool": ["greedy", "spend"]}, "either key 'lineup'"),
+    ({"pool": ["greedy", "spend"]}, "give one of key 'lineup'"),
+    ({"lineups": [["greedy"]]}, "give one of key 'lineup'"),
+    ({"lineup": None, "lineups": ["greedy"]}, "key 'lineups' must be a list of lineups"),
+    ({"lineup": None, "lineups": [["greedy", "spend"]]}, "key 'lineups' has a lineup of 2 strategies"),
+    ({"model": {"attention": 2}}, "key 'model' does not apply to game 'whos-the-ass'"),
+    ({"match": {"mode": "ezel"}}, "key 'match.mode' must be one of single, hands, threshold"),
     ({"lineup": None, "pool": ["greedy"]}, "at least two strategies"),
     ({"match": {"mode": "forever"}}, "key 'match.mode' must be one of"),
     ({"match": {"mode": "hands"}}, "key 'match.hands' must be a positive whole number"),
@@ -58,6 +63,7 @@ def test_a_pool_plays_every_pair():
     ({"sweep": {"hoard.release_at": [1, 99]}}, "outside 0..13"),
     ({"sweep": {"hoard.release_at": "3"}}, "must be a list of numbers"),
     ({"game": "chess"}, "unknown game 'chess'"),
+    ({"baseline": "nosuch"}, "key 'baseline': unknown strategy 'nosuch'"),
 ])
 def test_bad_specs_name_the_key(changes, message):
     with pytest.raises(SimkitError) as e:
@@ -78,3 +84,46 @@ def test_a_spec_file_error_names_the_file(tmp_path):
     path.write_text('name = "x"\nplayers = [3, 4]\nhands = 10\nlineup = ["lowest"]\n[match]\nmode = "threshold"\n'
                     'threshold = 200\n')
     assert load_spec(str(path)).match == {"mode": "threshold", "threshold": 200}
+
+
+EZ = {"name": "e", "game": "ezelen", "players": 4, "hands": 100, "lineup": ["greedy", "random", "sticky", "memory"]}
+
+
+def ezelen(**changes):
+    data = {**EZ, **changes}
+    return parse_spec_dict({k: v for k, v in data.items() if v is not None})
+
+
+def test_an_ezelen_spec_with_its_own_keys():
+    s = ezelen(model={"attention": [1, 1, 0.5, 1], "tempo_fault": 0.001}, match={"mode": "ezel"},
+               sweep={"greedy.attention": [0.5, 2]})
+    assert s.rules == {"beat": 3.0, "max_turns": 1000} and s.baseline == "random" and s.match == {"mode": "ezel"}
+    assert s.model == {"attention": [1.0, 1.0, 0.5, 1.0], "tempo_fault": 0.001}
+    # a swept model value goes to the strategy's seats, not into its name
+    assert [c.lineup for c in s.cells()] == [("greedy", "random", "sticky", "memory")] * 2
+    assert [c.sweep for c in s.cells()] == [(("greedy.attention", 0.5),), (("greedy.attention", 2.0),)]
+
+
+def test_lineups_make_a_cell_each_and_a_table_of_one_strategy_is_played_once():
+    s = ezelen(lineup=None, lineups=[["greedy", "random", "sticky", "memory"], ["random"]])
+    cells = s.cells()
+    assert [c.lineup for c in cells] == [("greedy", "random", "sticky", "memory"), ("random",) * 4]
+    assert [c.rotations(s.seating) for c in cells] == [4, 1]
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"players": 14}, "key 'players': Ezelen needs 2 to 13 players"),
+    ({"lineup": ["lowest"]}, "key 'lineup': unknown strategy 'lowest' for ezelen"),
+    ({"rules": {"beat": -1}}, "key 'rules'"),
+    ({"rules": {"ass_joker": "1"}}, "key 'rules': unknown rule option 'ass_joker'"),
+    ({"model": {"attention": -1}}, "key 'model': model parameter attention=-1 is outside"),
+    ({"model": {"focus": 1}}, "key 'model': unknown model parameter 'focus'"),
+    ({"model": {"attention": [1, 2]}}, "key 'model': model parameter attention has 2 values for 4 players"),
+    ({"players": [4, 5], "lineup": ["greedy"], "model": {"attention": [1, 1, 1, 1]}}, "needs one number"),
+    ({"match": {"mode": "hands", "hands": 3}}, "key 'match.mode' must be one of single, ezel"),
+    ({"sweep": {"greedy.focus": [1]}}, "strategy 'greedy' has no parameter or model value"),
+])
+def test_bad_ezelen_specs_name_the_key(changes, message):
+    with pytest.raises(SimkitError) as e:
+        ezelen(**changes)
+    assert message in str(e.value) and "\n" not in str(e.value)

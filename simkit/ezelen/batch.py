@@ -99,8 +99,7 @@ def play(seats: list[Seat], rounds: int, seed: int, rules: dict | None = None, m
     run = _setup(seats, seed, rules, model)
     if rounds <= 0:
         raise SimkitError(f"rounds must be positive, got {rounds}")
-    out = RoundResults(np.zeros(rounds, np.int8), np.zeros(rounds, np.int8), np.zeros(rounds, np.int32),
-                       np.zeros(rounds, np.int32))
+    out = _round_results(rounds)
     blocks = 4 * nb.get_num_threads()
     bounds = np.linspace(0, rounds, min(chunks, rounds) + 1).astype(np.int64)
     for lo, hi in zip(bounds[:-1], bounds[1:]):
@@ -115,18 +114,47 @@ def play(seats: list[Seat], rounds: int, seed: int, rules: dict | None = None, m
 def matches(seats: list[Seat], count: int, seed: int, rules: dict | None = None, model: dict | None = None,
             first: int = 0, max_rounds: int = DEFAULT_MAX_ROUNDS) -> MatchResults:
     """Z7: `count` matches, each dealt round after round until somebody has four letters."""
+    return _matches(seats, count, seed, rules, model, first, max_rounds, record=False)[0]
+
+
+def match_rounds(seats: list[Seat], count: int, seed: int, rules: dict | None = None, model: dict | None = None,
+                 first: int = 0, max_rounds: int = DEFAULT_MAX_ROUNDS) -> tuple[MatchResults, RoundResults, np.ndarray]:
+    """Matches as `matches`, and every round of them: rows offsets[m]..offsets[m+1]-1 of the
+    RoundResults are the rounds of match first + m, in order. The matches are played twice
+    (first to count their rounds), the price of knowing every round."""
+    return _matches(seats, count, seed, rules, model, first, max_rounds, record=True)
+
+
+def _matches(seats, count, seed, rules, model, first, max_rounds, record):
     run = _setup(seats, seed, rules, model)
     if count <= 0:
         raise SimkitError(f"matches must be positive, got {count}")
     if max_rounds <= 0:
         raise SimkitError(f"max_rounds must be positive, got {max_rounds}")
     n = len(seats)
-    out = MatchResults(np.zeros(count, np.int8), np.zeros(count, np.int64), np.zeros((count, n), np.int8),
-                       np.zeros((count, len(REASONS)), np.int64))
-    errs = play_matches(*_engine_args(run), max_rounds, np.uint64(run.seed), first, out.donkey, out.rounds,
-                        out.letters, out.reasons, min(count, 4 * nb.get_num_threads()))
-    _check_errors(seats, errs)
-    return out
+    blocks = min(count, 4 * nb.get_num_threads())
+
+    def play(offsets, per_round):
+        out = MatchResults(np.zeros(count, np.int8), np.zeros(count, np.int64), np.zeros((count, n), np.int8),
+                           np.zeros((count, len(REASONS)), np.int64))
+        errs = play_matches(*_engine_args(run), max_rounds, np.uint64(run.seed), first, out.donkey, out.rounds,
+                            out.letters, out.reasons, offsets, per_round.loser, per_round.reason, per_round.turns,
+                            per_round.first_signal, blocks)
+        _check_errors(seats, errs)
+        return out
+
+    out = play(np.zeros(0, np.int64), _round_results(0))
+    if not record:
+        return out, None, None
+    offsets = np.concatenate([[0], np.cumsum(out.rounds)]).astype(np.int64)
+    per_round = _round_results(int(offsets[-1]))
+    play(offsets[:-1].copy(), per_round)
+    return out, per_round, offsets
+
+
+def _round_results(rounds: int) -> RoundResults:
+    return RoundResults(np.zeros(rounds, np.int8), np.zeros(rounds, np.int8), np.zeros(rounds, np.int32),
+                        np.zeros(rounds, np.int32))
 
 
 LOG_CELLS = 2_000_000  # pass-log entries per call of the logged driver (16 MB)

@@ -33,7 +33,8 @@ _ROUNDS_SIG = nb.int64[:, ::1](
 )
 _MATCHES_SIG = nb.int64[:, ::1](
     LINEUP, _F2, _F2, nb.int64, nb.float64, nb.int64, nb.int64, nb.uint64, nb.int64,
-    nb.int8[::1], nb.int64[::1], nb.int8[:, ::1], nb.int64[:, ::1], nb.int64,
+    nb.int8[::1], nb.int64[::1], nb.int8[:, ::1], nb.int64[:, ::1], nb.int64[::1],
+    nb.int8[::1], nb.int8[::1], nb.int32[::1], nb.int32[::1], nb.int64,
 )
 _LOGGED_SIG = nb.int64(
     LINEUP, _F2, _F2, nb.int64, nb.float64, nb.int64, nb.uint64[::1], nb.boolean, nb.boolean, nb.int64,
@@ -98,7 +99,9 @@ def play_rounds(strats, params, model, n, beat, max_turns, seed, first, loser, r
 
 @nb.njit(cache=True)
 def _matches_range(strats, params, model, n, beat, max_turns, max_rounds, seed, first, lo, hi, donkey, rounds,
-                   letters, reasons, err):
+                   letters, reasons, offsets, loser_of, reason_of, turns_of, first_signal_of, err):
+    """Matches first+lo .. first+hi-1; with `offsets` (one per match, not empty) also every round
+    of match m into rows offsets[m].. of the per-round arrays."""
     hands, views, memory, rngs, stack, state, copies, outcome, e = _scratch()
     rng = np.zeros(1, dtype=np.uint64)
     held = np.zeros(MAX_PLAYERS, dtype=np.int64)
@@ -119,6 +122,12 @@ def _matches_range(strats, params, model, n, beat, max_turns, max_rounds, seed, 
                 err[1] = j
                 err[2:] = e
                 return
+            if offsets.shape[0] > 0:
+                row = offsets[m] + j
+                loser_of[row] = outcome[LOSER]
+                reason_of[row] = outcome[REASON]
+                turns_of[row] = outcome[TURNS]
+                first_signal_of[row] = outcome[FIRST_SIGNAL]
             j += 1
             reasons[m, outcome[REASON]] += 1
             loser = outcome[LOSER]
@@ -134,7 +143,7 @@ def _matches_range(strats, params, model, n, beat, max_turns, max_rounds, seed, 
 
 @nb.njit(_MATCHES_SIG, parallel=True, nogil=True, cache=True)
 def play_matches(strats, params, model, n, beat, max_turns, max_rounds, seed, first, donkey, rounds, letters,
-                 reasons, blocks):
+                 reasons, offsets, loser_of, reason_of, turns_of, first_signal_of, blocks):
     """Z7: matches `first`.., each until somebody has four letters (donkey -1 if `max_rounds`
     rounds pass first). Errors as play_rounds, with the round in the second column."""
     count = rounds.shape[0]
@@ -143,7 +152,7 @@ def play_matches(strats, params, model, n, beat, max_turns, max_rounds, seed, fi
         lo = b * count // blocks
         hi = (b + 1) * count // blocks
         _matches_range(strats, params, model, n, beat, max_turns, max_rounds, seed, first, lo, hi, donkey, rounds,
-                       letters, reasons, errs[b])
+                       letters, reasons, offsets, loser_of, reason_of, turns_of, first_signal_of, errs[b])
     return errs
 
 
