@@ -1,28 +1,42 @@
 """The `simkit` command: parses, composes, prints. Bad input is one line and exit code 2."""
 
+import importlib
+import json
 import os
 import sys
 import tempfile
 import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, fields
+from itertools import islice
 from pathlib import Path
 
 import click
 import numba as nb
+import numpy as np
 import pandas as pd
 
 from simkit.errors import SimkitError
 
-GAMES = ["whos-the-ass"]
+WHOS_THE_ASS, EZELEN = "whos-the-ass", "ezelen"
+GAMES = [WHOS_THE_ASS, EZELEN]
+TITLE = {WHOS_THE_ASS: "Who's the Ass?", EZELEN: "Ezelen"}
+DEAL = {WHOS_THE_ASS: "hand", EZELEN: "round"}  # what one trace record (and one --hands) is
+DEFAULT_STRATEGY = {WHOS_THE_ASS: "lowest", EZELEN: "greedy"}
 EXIT_BAD_INPUT = 2
 
 
-def _seats(strategies: str, players: int):
-    from simkit.registry import split_specs
-    from simkit.whos_the_ass.rules import check_players
-    from simkit.whos_the_ass.strategy import seats_for
+def _of(game: str, module: str):
+    """A module of a game's package: both have rules, strategy, batch, trace, check, bench."""
+    return importlib.import_module(f"simkit.{game.replace('-', '_')}.{module}")
 
-    check_players(players)
-    return seats_for(split_specs(strategies), players)
+
+def _seats(game: str, strategies: str | None, players: int):
+    from simkit.registry import split_specs
+
+    _of(game, "rules").check_players(players)
+    return _of(game, "strategy").seats_for(split_specs(strategies or DEFAULT_STRATEGY[game]), players)
 
 
 def _set_threads(threads: int | None) -> int:
@@ -33,19 +47,54 @@ def _set_threads(threads: int | None) -> int:
     return nb.get_num_threads()
 
 
-def _rules(ass_joker: str | None, pairs: tuple[str, ...] = ()) -> dict:
-    """Rule options from --rule name=value (any number) and the --ass-joker shorthand."""
-    from simkit.whos_the_ass.rules import check_rules
+def _pair(option: str, text: str) -> tuple[str, str]:
+    name, eq, value = text.partition("=")
+    if not eq or not name.strip():
+        raise SimkitError(f"{option} needs name=value, got {text!r}")
+    return name.strip(), value.strip()
 
+
+def _number(text: str) -> int | float | str:
+    """A number if the text is one (Ezelen's rule and model values), else the text itself."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _rules(game: str, ass_joker: str | None, pairs: tuple[str, ...] = ()) -> dict:
+    """Rule options from --rule name=value (any number) and the --ass-joker shorthand."""
     rules = {}
     for pair in pairs:
-        name, eq, value = pair.partition("=")
-        if not eq or not name.strip():
-            raise SimkitError(f"--rule needs name=value, got {pair!r}")
-        rules[name.strip()] = value.strip()
+        name, value = _pair("--rule", pair)
+        rules[name] = value if game == WHOS_THE_ASS else _number(value)
     if ass_joker is not None:
+        if game != WHOS_THE_ASS:
+            raise SimkitError(f"--ass-joker is a rule of Who's the Ass? (W13); {TITLE[game]} has no such rule")
         rules["ass_joker"] = ass_joker
-    return check_rules(rules)
+    return _of(game, "rules").check_rules(rules)
+
+
+def _model(game: str, pairs: tuple[str, ...], players: int) -> dict:
+    """Ezelen's model values (M8) from --model name=value: a number for every seat, or one per
+    seat, comma-separated."""
+    if not pairs:
+        return {}
+    if game != EZELEN:
+        raise SimkitError(f"--model sets Ezelen's model of the players (M2-M4, M8); {TITLE[game]} has none")
+    from simkit.ezelen.model import check_values
+
+    values = {}
+    for pair in pairs:
+        name, text = _pair("--model", pair)
+        numbers = [_number(x.strip()) for x in text.split(",")]
+        if any(isinstance(x, str) for x in numbers):
+            raise SimkitError(f"--model {name} needs a number, or one number per seat separated by commas, "
+                              f"got {text!r}")
+        values[name] = numbers if len(numbers) > 1 else numbers[0]
+    return check_values(values, players, "--model")
 
 
 def _writable_temp(path: str):
@@ -63,16 +112,75 @@ def _writable_temp(path: str):
         raise SimkitError(f"cannot write {path}: {e.strerror}") from None
 
 
-players_opt = click.option("--players", "-n", type=int, required=True, help="Number of players (3..12).")
+def _write_trace(path: str, records: Iterable[dict]) -> tuple[int, dict | None]:
+    """Write records as JSON Lines to a temporary file renamed over `path` only when all are
+    written; (how many, the last one)."""
+    from simkit.whos_the_ass.trace import to_line  # the same line format for both games
+
+    tmp = _writable_temp(path)
+    count, last = 0, None
+    try:
+        with tmp:
+            for last in records:
+                tmp.write(to_line(last) + "\n")
+                count += 1
+        os.replace(tmp.name, path)
+    finally:
+        if os.path.exists(tmp.name):
+            os.unlink(tmp.name)
+    return count, last
+
+
+def _progress(total: int, unit: str):
+    """A progress bar on stderr (hidden when stderr is not a terminal)."""
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, leave=False, disable=None)
+
+
+def _timed(warm: Callable[[], object], play: Callable[[Callable[[int], None]], object], total: int, unit: str
+           ) -> tuple[object, float]:
+    """Compile or load the engine (`warm`) outside the timing, then `play(progress)` under a
+    progress bar; (its result, seconds)."""
+    warm()
+    with _progress(total, unit) as bar:
+        start = time.perf_counter()
+        result = play(bar.update)
+        return result, time.perf_counter() - start
+
+
+def _share(k: int, n: int) -> str:
+    """k of n as a percentage with its Wilson 95% interval."""
+    from reports.stats import wilson
+
+    p, lo, hi = wilson(int(k), n)
+    return f"{100 * p:.2f} [{100 * lo:.2f}, {100 * hi:.2f}]"
+
+
+def _mean(x: np.ndarray) -> str:
+    """The mean ± the half-width of its 95% interval."""
+    from reports.stats import mean_ci
+
+    mean, half = mean_ci(x)
+    return f"{mean:.3f} ± {half:.3f}"
+
+
+players_opt = click.option("--players", "-n", type=int, required=True,
+                           help="Number of players (Who's the Ass? 3..12, Ezelen 2..13).")
 seed_opt = click.option("--seed", "-s", type=str, default="0", show_default=True,
                         help="Run seed, 0..2**64-1: hand i draws only from (seed, i).")
-strategies_opt = click.option("--strategies", type=str, default="lowest", show_default=True,
-                              help="One strategy per seat, comma-separated, or one for all, e.g. lowest,random.")
+strategies_opt = click.option("--strategies", type=str, default=None,
+                              help="One strategy per seat, comma-separated, or one for all, e.g. lowest,random "
+                                   "(default: lowest; Ezelen: greedy).")
 ass_joker_opt = click.option("--ass-joker", type=str, default=None,
-                             help="Rule option W13: 1or14 (default), 1 or any.")
+                             help="Who's the Ass? rule option W13: 1or14 (default), 1 or any.")
 rule_opt = click.option("--rule", "rule_pairs", multiple=True, metavar="NAME=VALUE",
-                        help="Set a rule option, e.g. --rule ass_joker=any (repeatable).")
-game_opt = click.option("--game", type=str, default="whos-the-ass", show_default=True, help="The game.")
+                        help="Set a rule option, e.g. --rule ass_joker=any or (Ezelen) --rule beat=2.5 (repeatable).")
+model_opt = click.option("--model", "model_pairs", multiple=True, metavar="NAME=VALUE",
+                         help="Ezelen: set a model value (M2-M4) for every seat, or one per seat, e.g. "
+                              "--model attention=1,1,0.6,1 (repeatable).")
+game_opt = click.option("--game", type=str, default=WHOS_THE_ASS, show_default=True,
+                        help=f"The game: {', '.join(GAMES)}.")
 threads_opt = click.option("--threads", type=int, default=None, help="Threads (default: all cores).")
 strategy_file_opt = click.option("--strategy-file", "strategy_files", multiple=True, metavar="FILE.py",
                                  help="Load your own strategies from a Python file (repeatable).")
@@ -100,126 +208,246 @@ def _game(game: str) -> None:
         raise SimkitError(f"unknown game {game!r} (known: {', '.join(GAMES)})")
 
 
-def _hands(hands: int) -> int:
+def _hands(hands: int, option: str = "--hands") -> int:
     if hands <= 0:
-        raise SimkitError(f"--hands must be positive, got {hands}")
+        raise SimkitError(f"{option} must be positive, got {hands}")
     return hands
+
+
+@dataclass(frozen=True)
+class _Play:
+    """What `simulate` and `trace` were asked to play, checked."""
+
+    game: str
+    seats: list
+    rules: dict
+    model: dict
+    seed: int
+    count: int  # hands, rounds or matches
+
+
+def _play_options(game, players, hands, seed, strategies, ass_joker, rule_pairs, model_pairs, strategy_files) -> _Play:
+    _game(game)
+    _load_files(strategy_files)
+    seats = _seats(game, strategies, players)
+    return _Play(game, seats, _rules(game, ass_joker, rule_pairs), _model(game, model_pairs, players), _seed(seed),
+                 _hands(hands))
+
+
+def _title(run: _Play, unit: str) -> str:
+    """The first line of a table: the game, what was played, every option in force."""
+    from simkit.ezelen.show import format_value
+
+    options = [f"{k}={v}" for k, v in run.rules.items()] + [f"{k}={format_value(v)}" for k, v in run.model.items()]
+    return (f"{TITLE[run.game]} - {len(run.seats)} players, {run.count:,} {unit}, seed {run.seed}, "
+            f"{', '.join(options)} (± and [ ] are 95% intervals, n = {run.count:,} {unit})")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="simkit")
 def cli():
-    """Monte Carlo strategy analysis for Who's the Ass? (and soon Ezelen)."""
+    """Monte Carlo strategy analysis for Who's the Ass? and Ezelen."""
 
 
 @cli.command()
 @game_opt
 @players_opt
-@click.option("--hands", "-H", type=int, default=100_000, show_default=True, help="Hands to play.")
+@click.option("--hands", "-H", type=int, default=100_000, show_default=True,
+              help="Hands to play (Ezelen: rounds, or matches with --matches).")
 @seed_opt
 @strategies_opt
 @ass_joker_opt
 @rule_opt
+@model_opt
+@click.option("--matches", is_flag=True, help="Ezelen: play whole matches (until a player spells E-Z-E-L, Z7).")
 @threads_opt
 @strategy_file_opt
 @click.option("--chunks", type=int, default=None,
               help="Progress updates (default: one per 100,000 hands, at most 100; no effect on results).")
-def simulate(game, players, hands, seed, strategies, ass_joker, rule_pairs, threads, strategy_files, chunks):
-    """Play many hands on all cores and print per-seat results with 95% intervals."""
-    from tqdm import tqdm
+def simulate(game, players, hands, seed, strategies, ass_joker, rule_pairs, model_pairs, matches, threads,
+             strategy_files, chunks):
+    """Play many hands (Ezelen: rounds or matches) on all cores and print per-seat results with 95% intervals."""
+    run = _play_options(game, players, hands, seed, strategies, ass_joker, rule_pairs, model_pairs, strategy_files)
+    if matches and game != EZELEN:
+        raise SimkitError("--matches plays Ezelen matches; use it with --game ezelen")
+    nthreads = _set_threads(threads)
+    chunks = max(1, chunks or min(100, max(1, run.count // 100_000)))
+    if game == WHOS_THE_ASS:
+        speed = _simulate_hands(run, chunks)
+    elif matches:
+        speed = _simulate_matches(run, chunks)
+    else:
+        speed = _simulate_rounds(run, chunks)
+    click.echo(f"speed: {speed[0]} ({speed[1]:.2f} s on {nthreads} threads)")
 
-    from reports.stats import mean_ci, wilson
+
+def _simulate_hands(run: _Play, chunks: int) -> tuple[str, float]:
     from simkit.whos_the_ass import batch
 
-    _game(game)
-    _load_files(strategy_files)
-    seats = _seats(strategies, players)
-    rules, seed, hands = _rules(ass_joker, rule_pairs), _seed(seed), _hands(hands)
-    nthreads = _set_threads(threads)
-    batch.play(seats, 1, seed, rules)  # compile or load from cache outside the timing
-    with tqdm(total=hands, unit="hand", unit_scale=True, file=sys.stderr, leave=False,
-              disable=None) as bar:
-        start = time.perf_counter()
-        chunks = chunks or min(100, max(1, hands // 100_000))
-        res = batch.play(seats, hands, seed, rules, chunks=max(1, chunks), progress=bar.update)
-        elapsed = time.perf_counter() - start
-    rows = []
-    for s, seat in enumerate(seats):
-        mean, half = mean_ci(res.penalties[:, s])
-        out, out_lo, out_hi = wilson(int((res.penalties[:, s] == 0).sum()), hands)
-        ass, ass_lo, ass_hi = wilson(int((res.ass_end == s).sum()), hands)
-        rows.append({"seat": s, "strategy": seat.label, "mean penalty": f"{mean:.3f} ± {half:.3f}",
-                     "out %": f"{100 * out:.2f} [{100 * out_lo:.2f}, {100 * out_hi:.2f}]",
-                     "ass at end %": f"{100 * ass:.2f} [{100 * ass_lo:.2f}, {100 * ass_hi:.2f}]"})
-    table = pd.DataFrame(rows).set_index("seat")
-    tricks, tricks_half = mean_ci(res.tricks)
-    click.echo(f"Who's the Ass? - {players} players, {hands:,} hands, seed {seed}, "
-               f"ass_joker={rules['ass_joker']} (± and [ ] are 95% intervals, n = {hands:,} hands)")
-    click.echo(table.to_string())
-    click.echo(f"mean tricks per hand: {tricks:.3f} ± {tricks_half:.3f}")
-    click.echo(f"speed: {hands / elapsed:,.0f} hands/s ({elapsed:.2f} s on {nthreads} threads)")
+    res, elapsed = _timed(lambda: batch.play(run.seats, 1, run.seed, run.rules),
+                          lambda progress: batch.play(run.seats, run.count, run.seed, run.rules, chunks=chunks,
+                                                      progress=progress), run.count, "hand")
+    rows = [{"seat": s, "strategy": seat.label, "mean penalty": _mean(res.penalties[:, s]),
+             "out %": _share((res.penalties[:, s] == 0).sum(), run.count),
+             "ass at end %": _share((res.ass_end == s).sum(), run.count)} for s, seat in enumerate(run.seats)]
+    click.echo(_title(run, "hands"))
+    click.echo(pd.DataFrame(rows).set_index("seat").to_string())
+    click.echo(f"mean tricks per hand: {_mean(res.tricks)}")
+    return f"{run.count / elapsed:,.0f} hands/s", elapsed
+
+
+def _outcomes(counts: np.ndarray, total: int) -> str:
+    """Ezelen: how many rounds ended each way (rules.REASONS), with Wilson intervals."""
+    from simkit.ezelen.rules import REASONS
+
+    return pd.DataFrame({"rounds": [f"{int(k):,}" for k in counts], "%": [_share(k, total) for k in counts]},
+                        index=pd.Index(REASONS, name="outcome")).to_string()
+
+
+def _simulate_rounds(run: _Play, chunks: int) -> tuple[str, float]:
+    """Ezelen: single rounds; per seat the chance of losing the round, then how rounds end."""
+    from simkit.ezelen import batch
+
+    res, elapsed = _timed(lambda: batch.play(run.seats, 1, run.seed, run.rules, run.model),
+                          lambda progress: batch.play(run.seats, run.count, run.seed, run.rules, run.model,
+                                                      chunks=chunks, progress=progress), run.count, "round")
+    rows = [{"seat": s, "strategy": seat.label, "lose the round %": _share((res.loser == s).sum(), run.count)}
+            for s, seat in enumerate(run.seats)]
+    signalled = res.first_signal[res.first_signal >= 0]
+    click.echo(_title(run, "rounds"))
+    click.echo(pd.DataFrame(rows).set_index("seat").to_string())
+    click.echo(_outcomes(np.bincount(res.reason, minlength=4), run.count))
+    click.echo(f"mean turns per round: {_mean(res.turns)}")
+    click.echo(f"mean turn of the first signal: {_mean(signalled)} (n = {len(signalled):,} rounds with a signal)")
+    return f"{run.count / elapsed:,.0f} rounds/s", elapsed
+
+
+def _ezelen_matches(run: _Play, chunks: int, progress: Callable[[int], None]):
+    """batch.matches in chunks for the progress bar; the same results as one call."""
+    from simkit.ezelen import batch
+
+    bounds = np.linspace(0, run.count, min(chunks, run.count) + 1).astype(np.int64)
+    parts = []
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        parts.append(batch.matches(run.seats, int(hi - lo), run.seed, run.rules, run.model, first=int(lo)))
+        progress(int(hi - lo))
+    return type(parts[0])(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(parts[0])))
+
+
+def _simulate_matches(run: _Play, chunks: int) -> tuple[str, float]:
+    """Ezelen: whole matches (Z7); per seat the chance of being the donkey and the letters held."""
+    from simkit.ezelen import batch
+
+    res, elapsed = _timed(lambda: batch.matches(run.seats, 1, run.seed, run.rules, run.model),
+                          lambda progress: _ezelen_matches(run, chunks, progress), run.count, "match")
+    rows = [{"seat": s, "strategy": seat.label, "donkey %": _share((res.donkey == s).sum(), run.count),
+             "mean letters": _mean(res.letters[:, s])} for s, seat in enumerate(run.seats)]
+    rounds = int(res.rounds.sum())
+    click.echo(_title(run, "matches"))
+    click.echo(pd.DataFrame(rows).set_index("seat").to_string())
+    click.echo(f"mean rounds per match: {_mean(res.rounds)}")
+    click.echo(f"all {rounds:,} rounds of the matches by outcome:")
+    click.echo(_outcomes(res.reasons.sum(axis=0), rounds))
+    unfinished = int((res.donkey < 0).sum())
+    if unfinished:
+        click.echo(f"{unfinished:,} matches had no donkey after {batch.DEFAULT_MAX_ROUNDS:,} rounds")
+    return f"{run.count / elapsed:,.0f} matches/s, {rounds / elapsed:,.0f} rounds/s", elapsed
 
 
 @cli.command()
 @game_opt
 @players_opt
-@click.option("--hands", "-H", type=int, default=1, show_default=True, help="Hands to trace.")
+@click.option("--hands", "-H", type=int, default=1, show_default=True,
+              help="Hands to trace (Ezelen: rounds; consecutive rounds form matches).")
 @seed_opt
 @strategies_opt
 @ass_joker_opt
 @rule_opt
+@model_opt
 @strategy_file_opt
 @click.option("-o", "--output", type=str, required=True, help="The JSON Lines file to write.")
-def trace(game, players, hands, seed, strategies, ass_joker, rule_pairs, strategy_files, output):
-    """Write hands move by move as JSON Lines (shared/spec/traces.md)."""
-    from simkit.whos_the_ass import batch
-    from simkit.whos_the_ass.trace import to_line
-
-    _game(game)
-    _load_files(strategy_files)
-    seats = _seats(strategies, players)
-    rules, seed, hands = _rules(ass_joker, rule_pairs), _seed(seed), _hands(hands)
-    tmp = _writable_temp(output)
-    try:
-        with tmp:
-            for record in batch.traces(seats, hands, seed, rules):
-                tmp.write(to_line(record) + "\n")
-        os.replace(tmp.name, output)
-    finally:
-        if os.path.exists(tmp.name):
-            os.unlink(tmp.name)
-    click.echo(f"wrote {hands:,} hands to {output}")
+def trace(game, players, hands, seed, strategies, ass_joker, rule_pairs, model_pairs, strategy_files, output):
+    """Write hands (Ezelen: rounds) move by move as JSON Lines (shared/spec/traces.md)."""
+    run = _play_options(game, players, hands, seed, strategies, ass_joker, rule_pairs, model_pairs, strategy_files)
+    batch = _of(game, "batch")
+    if game == EZELEN:  # match 0 until its donkey, then match 1 from round 0, ..., H rounds in all
+        records = islice(batch.match_traces(run.seats, run.count, run.seed, run.rules, run.model), run.count)
+    else:
+        records = batch.traces(run.seats, run.count, run.seed, run.rules)
+    count, last = _write_trace(output, records)
+    matches = f" (matches 0..{last['match']})" if game == EZELEN else ""
+    click.echo(f"wrote {count:,} {DEAL[game]}s{matches} to {output}")
 
 
 @cli.command()
 @click.argument("file", type=str)
-@click.option("--hand", "-k", "hand", type=int, default=None, help="The hand number to show (default: the first).")
-def show(file, hand):
-    """Print one traced hand trick by trick (A = the ass, J = joker)."""
+@click.option("--hand", "-k", "hand", type=int, default=None,
+              help="The hand to show (Ezelen: the round, counted through the file from 0; default: the first).")
+@click.option("--match", "match", type=int, default=None, help="Ezelen: show a round of this match.")
+@click.option("--round", "round_no", type=int, default=None, help="Ezelen: the round of --match (default: 0).")
+def show(file, hand, match, round_no):
+    """Print one traced hand trick by trick (A = the ass, J = joker), or an Ezelen round turn by turn."""
+    from simkit.ezelen.show import show_round
     from simkit.whos_the_ass.trace import read_traces, show_hand
 
+    if round_no is not None and match is None:
+        raise SimkitError("--round needs --match")
     if not os.path.isfile(file):
         raise SimkitError(f"no trace file {file}")
+    wanted = None if match is None else (match, round_no or 0)
     try:
-        for record in read_traces(file):
-            if hand is None or record.get("hand") == hand:
-                click.echo(show_hand(record))
+        for i, record in enumerate(read_traces(file)):
+            if record["game"] == EZELEN:
+                picked = hand in (None, i) and wanted in (None, (record["match"], record["round"]))
+                text = show_round
+            else:
+                picked = hand in (None, record["hand"]) and wanted is None
+                text = show_hand
+            if picked:
+                click.echo(text(record))
                 return
-    except (ValueError, KeyError, TypeError) as e:
+    except (ValueError, KeyError, TypeError, IndexError) as e:
         raise SimkitError(f"{file} is not a valid trace file ({type(e).__name__}: {e})") from None
-    raise SimkitError(f"hand {hand} is not in {file}")
+    which = [f"hand {hand}"] if hand is not None else []
+    if wanted is not None:
+        which.append(f"match {wanted[0]}, round {wanted[1]}")
+    raise SimkitError(f"{' with '.join(which)} is not in {file}")
 
 
 @cli.command()
 @click.argument("file", type=str)
 def check(file):
-    """Replay every hand of a trace file through the reference engine and check it move by move."""
-    from simkit.whos_the_ass.check import check_file
+    """Replay every hand or round of a trace file through the reference engine and check it move by
+    move: one line per record with a problem."""
+    from simkit.ezelen.check import Checker
+    from simkit.whos_the_ass.check import check_record
 
     if not os.path.isfile(file):
         raise SimkitError(f"no trace file {file}")
-    n = check_file(file)
-    click.echo(f"{file}: {n:,} hands follow the rules and the trace format")
+    checks = {WHOS_THE_ASS: check_record, EZELEN: Checker().check}
+    counts, problems = Counter(), []
+    with open(file, encoding="utf-8") as f:
+        for line_no, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError as e:
+                    raise ValueError(f"not a JSON record ({e})") from None
+                game = record.get("game") if isinstance(record, dict) else None
+                if game not in checks:
+                    raise ValueError(f"not a trace record of a known game ({', '.join(GAMES)})")
+                checks[game](record)
+                counts[game] += 1
+            except (ValueError, KeyError, TypeError, IndexError) as e:
+                problems.append(f"{file}:{line_no}: {e}")
+    for problem in problems:
+        click.echo(f"simkit: error: {problem}", err=True)
+    if problems:
+        sys.exit(EXIT_BAD_INPUT)
+    held = " and ".join(f"{counts[g]:,} {DEAL[g]}s" for g in GAMES if counts[g]) or "0 hands"
+    click.echo(f"{file}: {held} follow the rules and the trace format")
 
 
 @cli.command()
@@ -234,8 +462,6 @@ def check(file):
 @click.option("--markdown", is_flag=True, help="Print a Markdown table (for docs).")
 def strength(players, hands, seed, strategies, ass_joker, rule_pairs, strategy_files, markdown):
     """Rate strategies: each in one seat against lowest, paired with all-lowest on the same deals."""
-    from tqdm import tqdm
-
     from experiments.strength import BASELINE, strength_table
     from reports import tables
     from simkit import registry
@@ -244,7 +470,7 @@ def strength(players, hands, seed, strategies, ass_joker, rule_pairs, strategy_f
 
     _load_files(strategy_files)
     check_players(players)
-    rules, seed, hands = _rules(ass_joker, rule_pairs), _seed(seed), _hands(hands)
+    rules, seed, hands = _rules(WHOS_THE_ASS, ass_joker, rule_pairs), _seed(seed), _hands(hands)
     if hands < players:
         raise SimkitError(f"--hands must be at least the number of players ({players}), got {hands}")
     if strategies:
@@ -254,8 +480,7 @@ def strength(players, hands, seed, strategies, ass_joker, rule_pairs, strategy_f
     for spec in candidates:
         registry.resolve(GAME, spec)  # every name checked before anything runs
     start = time.perf_counter()
-    with tqdm(total=hands * (len(candidates) + 1), unit="hand", unit_scale=True, file=sys.stderr,
-              leave=False, disable=None) as bar:
+    with _progress(hands * (len(candidates) + 1), "hand") as bar:
         table = strength_table(candidates, players, hands, seed, rules, progress=bar.update)
     elapsed = time.perf_counter() - start
     click.echo(f"Strength at {players} players: each strategy in one seat (rotated) against {BASELINE}, "
@@ -283,8 +508,6 @@ def strength(players, hands, seed, strategies, ass_joker, rule_pairs, strategy_f
 @strategy_file_opt
 def run(spec_file, out, hands, resume, workers, scheduler, threads, strategy_files):
     """Run an experiment spec (TOML): results.parquet, spec.toml, meta.json and the report in --out."""
-    from tqdm import tqdm
-
     from experiments.runner import copy_spec, run_spec
     from experiments.spec import load_spec
     from reports import tables
@@ -297,18 +520,19 @@ def run(spec_file, out, hands, resume, workers, scheduler, threads, strategy_fil
         raise SimkitError("give --workers (a local Dask cluster) or --scheduler (an existing one), not both")
     _set_threads(threads)
     out = out or os.path.join("runs", spec.name)
-    total = (hands or spec.hands) * sum(c.players if spec.seating == "rotate" else 1 for c in spec.cells())
-    with tqdm(total=total, unit="hand", unit_scale=True, file=sys.stderr, leave=False, disable=None) as bar:
+    total = (hands or spec.hands) * sum(c.rotations(spec.seating) for c in spec.cells())
+    with _progress(total, DEAL[spec.game]) as bar:
         table = run_spec(spec, out, resume=resume, hands=hands, progress=bar.update, workers=workers,
                          scheduler=scheduler, strategy_files=strategy_files)
     copy_spec(spec_file, out)
     from reports.report import make_report
 
     report = make_report(out, spec.baseline)
-    value = "penalty" if spec.match["mode"] == "single" else "total"
+    value = next(c for c in ("penalty", "total", "lost") if c in table.columns)  # Ezelen: a round lost
     means = tables.strategy_means(table, value)
     shown = pd.DataFrame({"cell": means["cell"], "players": means["players"], "strategy": means["strategy"],
-                          f"mean {value}": [f"{m:.3f} ± {h:.3f}" for m, h in zip(means["mean"], means["ci95"])],
+                          "share of rounds lost" if value == "lost" else f"mean {value}":
+                              [f"{m:.3f} ± {h:.3f}" for m, h in zip(means["mean"], means["ci95"])],
                           "n": [f"{n:,}" for n in means["n"]]}).set_index(["cell", "players", "strategy"])
     click.echo(f"{spec.name}: {len(table):,} rows in {out}/results.parquet (± = 95% interval)")
     click.echo(shown.to_string())
@@ -329,7 +553,7 @@ def report(folder, baseline):
 @game_opt
 @strategy_file_opt
 def list_strategies(game, strategy_files):
-    """List the strategies with their parameters."""
+    """List the strategies with their parameters (Ezelen: and the model values a strategy brings)."""
     from simkit import registry
 
     _game(game)
@@ -340,54 +564,86 @@ def list_strategies(game, strategy_files):
         click.echo(f"    {info.description}")
         for p in info.params:
             click.echo(f"    {p.name}: {p.low:g}..{p.high:g}, default {p.default:g}; {p.description}")
+        if info.model:
+            click.echo(f"    model: {', '.join(f'{name}={value:g}' for name, value in info.model)}")
+
+
+def _player_counts(option: str, text: str, game: str) -> list[int]:
+    try:
+        counts = [int(x) for x in text.split(",")]
+    except ValueError:
+        raise SimkitError(f"{option} must be a comma-separated list of numbers, got {text!r}") from None
+    for n in counts:
+        _of(game, "rules").check_players(n)
+    return counts
+
+
+def _load_bench(game: str) -> tuple[object, float]:
+    """A game's bench module, and the seconds its import took (it compiles the engine, or loads it)."""
+    start = time.perf_counter()
+    module = _of(game, "bench")
+    return module, time.perf_counter() - start
 
 
 @cli.command()
+@click.option("--game", "games", multiple=True, default=tuple(GAMES), show_default=True,
+              help="The game to measure (repeatable; default: both).")
 @click.option("--hands", "-H", type=int, default=1_000_000, show_default=True,
-              help="Hands per measurement of the fast engine.")
+              help="Who's the Ass?: hands per measurement of the fast engine.")
 @click.option("--reference-hands", type=int, default=300, show_default=True,
-              help="Hands for the reference engine (plain Python, slow).")
+              help="Who's the Ass?: hands for the reference engine (plain Python, slow).")
 @click.option("--players", "player_list", type=str, default="3,4,6,8,12", show_default=True,
-              help="Player counts to measure.")
+              help="Who's the Ass?: player counts to measure.")
 @click.option("--strategy-hands", type=int, default=200_000, show_default=True,
-              help="Hands per measurement of each strategy (0: skip that table).")
+              help="Who's the Ass?: hands per measurement of each strategy (0: skip that table).")
 @click.option("--runner-spec", type=str, default="experiments/quick.toml", show_default=True,
               help="Spec whose hands measure the runner's overhead over the engine.")
 @click.option("--runner-hands", type=int, default=250_000, show_default=True,
               help="Deals per cell and rotation for the runner's overhead (0: skip it).")
+@click.option("--rounds", type=int, default=1_000_000, show_default=True,
+              help="Ezelen: rounds per measurement of the fast engine.")
+@click.option("--reference-rounds", type=int, default=2_000, show_default=True,
+              help="Ezelen: rounds for the reference engine (0: skip it).")
+@click.option("--ezelen-players", type=str, default="4,8", show_default=True, help="Ezelen: player counts to measure.")
 @strategy_file_opt
-def bench(hands, reference_hands, player_list, strategy_hands, runner_spec, runner_hands, strategy_files):
+def bench(games, hands, reference_hands, player_list, strategy_hands, runner_spec, runner_hands, rounds,
+          reference_rounds, ezelen_players, strategy_files):
     """Hands/s of the fast engine (1 thread and all threads) and of the reference engine, of every
-    strategy against all-lowest, and the experiment runner's overhead over the engine."""
-    from simkit.whos_the_ass.rules import check_players
-
-    start = time.perf_counter()
-    from simkit.whos_the_ass.bench import run_bench, strategy_bench  # compiles the engine, or loads it
-
-    load = time.perf_counter() - start
-    _load_files(strategy_files)
-    try:
-        counts = [int(x) for x in player_list.split(",")]
-    except ValueError:
-        raise SimkitError(f"--players must be a comma-separated list of numbers, got {player_list!r}") from None
-    for n in counts:
-        check_players(n)
+    strategy against all-lowest, the experiment runner's overhead over the engine; then Ezelen's
+    rounds/s and cost per player per round (all-greedy, 1 thread and all threads)."""
+    for game in games:
+        _game(game)
+    counts = _player_counts("--players", player_list, WHOS_THE_ASS)
+    ezelen_counts = _player_counts("--ezelen-players", ezelen_players, EZELEN)
+    _hands(hands)
+    _hands(reference_hands, "--reference-hands")
+    _hands(rounds, "--rounds")
     if strategy_hands < 0 or runner_hands < 0:
         raise SimkitError("--strategy-hands and --runner-hands must be 0 or more")
+    if reference_rounds < 0:
+        raise SimkitError("--reference-rounds must be 0 or more")
     spec = None
-    if runner_hands:
+    if runner_hands and WHOS_THE_ASS in games:
         from experiments.spec import load_spec
 
         spec = load_spec(runner_spec)
-    run_bench(counts, _hands(hands), _hands(reference_hands), echo=click.echo, load_seconds=load)
-    if strategy_hands:
-        click.echo("")
-        strategy_bench(strategy_hands, echo=click.echo)
-    if spec is not None:
-        from experiments.bench import runner_bench
+    _load_files(strategy_files)
+    if WHOS_THE_ASS in games:
+        module, load = _load_bench(WHOS_THE_ASS)
+        module.run_bench(counts, hands, reference_hands, echo=click.echo, load_seconds=load)
+        if strategy_hands:
+            click.echo("")
+            module.strategy_bench(strategy_hands, echo=click.echo)
+        if spec is not None:
+            from experiments.bench import runner_bench
 
-        click.echo("")
-        runner_bench(spec, runner_hands, echo=click.echo)
+            click.echo("")
+            runner_bench(spec, runner_hands, echo=click.echo)
+    if EZELEN in games:
+        if WHOS_THE_ASS in games:
+            click.echo("")
+        module, load = _load_bench(EZELEN)
+        module.run_bench(ezelen_counts, rounds, reference_rounds, echo=click.echo, load_seconds=load)
 
 
 def main() -> None:

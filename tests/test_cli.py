@@ -110,11 +110,13 @@ def test_strategies_lists_the_builtins(run):
 
 def test_bench_reports_both_engines(run):
     code, out, _ = run("bench", "--hands", "2000", "--reference-hands", "5", "--players", "4",
-                       "--strategy-hands", "2000", "--runner-hands", "3000")
+                       "--strategy-hands", "2000", "--runner-hands", "3000",
+                       "--rounds", "2000", "--reference-rounds", "2")
     assert code == 0
     assert "engine ready in" in out and "fast/reference" in out and "1 thread" in out
     assert "% tricks/s" in out and "hoard" in out and "compose" in out
     assert "quick, 12,000 hands" in out and "runner overhead" in out
+    assert out.index("runner overhead") < out.index("Ezelen rounds/s")  # both games by default, Ezelen last
 
 
 def test_the_console_script_is_installed():
