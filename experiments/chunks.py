@@ -33,9 +33,9 @@ def rotated(lineup: tuple[str, ...], r: int) -> list[str]:
     return [lineup[(s - r) % n] for s in range(n)]
 
 
-def play_chunk(task: Task, spec: Spec, strategy_files: tuple[str, ...] = ()) -> pa.Table:
-    """Play one chunk: the measured columns only, one row per (hand or match, seat) — what a
-    chunk file keeps and a Dask worker sends back. `rows` adds the config columns."""
+def play_chunk(task: Task, spec: Spec, strategy_files: tuple[str, ...] = ()) -> dict:
+    """Play one chunk: the engine's arrays as they come (what a Dask worker sends back);
+    `measured` makes them a row per (deal, seat), `rows` adds the config columns."""
     for path in strategy_files:  # a Dask worker has not seen the user's files yet
         load_strategy_file(path)
     cell = spec.cells()[task.cell]
@@ -45,6 +45,11 @@ def play_chunk(task: Task, spec: Spec, strategy_files: tuple[str, ...] = ()) -> 
 
 
 IDS = ("hand", "round", "match")  # columns that number the deals (a game may measure them itself)
+
+
+def measured(task: Task, played: dict, spec: Spec) -> pa.Table:
+    """The measured columns of a chunk, a row per (deal, seat): what a chunk file keeps."""
+    return games.get(spec.game).measured(played, spec.cells()[task.cell].players, task.lo)
 
 
 def rows(task: Task, measured: pa.Table, spec: Spec, labels: tuple[str, ...]) -> pa.Table:

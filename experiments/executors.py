@@ -1,25 +1,23 @@
 """Where chunks run: in this process (the engine uses every core), or on a Dask cluster — a local
 one started for the run (`workers`) or an existing one (`scheduler`). Every executor yields
-(task, table) as chunks finish; the runner writes each one to disk at once, so a run stopped at
+(task, the engine's arrays) as chunks finish; the runner writes each one to disk at once, so a run stopped at
 any moment keeps every finished chunk."""
 
 import logging
 from collections.abc import Callable, Iterator, Sequence
 
-import pyarrow as pa
-
 from simkit.errors import SimkitError
 
-Play = Callable[..., pa.Table]
+Play = Callable[..., dict]
 
 
-def in_process(play: Play, tasks: Sequence, *args) -> Iterator[tuple[object, pa.Table]]:
+def in_process(play: Play, tasks: Sequence, *args) -> Iterator[tuple[object, dict]]:
     for task in tasks:
         yield task, play(task, *args)
 
 
 def on_dask(play: Play, tasks: Sequence, *args, workers: int | None = None,
-            scheduler: str | None = None) -> Iterator[tuple[object, pa.Table]]:
+            scheduler: str | None = None) -> Iterator[tuple[object, dict]]:
     """Submit every chunk to Dask; yield them as they finish. The chunk function lives in the
     installed package, so a standalone worker imports it like any other module."""
     try:

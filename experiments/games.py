@@ -18,7 +18,8 @@ class Game:
     check_rules: Callable[[dict], dict]
     seats_for: Callable[[list[str], int], list]
     match_modes: tuple[str, ...]       # "single" first: one deal per row group
-    play: Callable[..., pa.Table]      # (seats, count, first, spec, cell) -> measured columns, a row per deal and seat
+    play: Callable[..., dict]          # (seats, count, first, spec, cell) -> the engine's arrays, as played
+    measured: Callable[[dict, int, int], pa.Table]  # (played, players, first) -> a row per deal and seat
     deal: str                          # the name of a deal: "hand", "round"
     default_baseline: str
     extra_keys: tuple[str, ...] = ()   # spec keys only this game has
@@ -28,18 +29,24 @@ class Game:
     meta: Callable[..., dict] | None = None                           # (spec) -> more for meta.json
 
 
-def _play_whos_the_ass(seats: list, count: int, first: int, spec, cell) -> pa.Table:
+def _play_whos_the_ass(seats: list, count: int, first: int, spec, cell) -> dict[str, np.ndarray]:
     from simkit.whos_the_ass import batch
 
-    n = len(seats)
     if spec.match["mode"] == "single":
         res = batch.play(seats, count, spec.seed, spec.rules, first=first)
-        return pa.table({"penalty": res.penalties.ravel(), "ass_end": (res.ass_end[:, None] == np.arange(n)).ravel(),
-                         "tricks": np.repeat(res.tricks, n)})
+        return {"penalties": res.penalties, "ass_end": res.ass_end, "tricks": res.tricks}
     res = batch.matches(seats, count, spec.seed, spec.rules, hands=spec.match.get("hands", 0),
                         threshold=spec.match.get("threshold", 0), first=first)
-    return pa.table({"total": res.totals.ravel().astype(np.int32), "win": res.win_shares().ravel(),
-                     "hands": np.repeat(res.hands.astype(np.int32), n)})
+    return {"totals": res.totals, "wins": res.win_shares(), "hands": res.hands}
+
+
+def _rows_whos_the_ass(played: dict[str, np.ndarray], n: int, first: int) -> pa.Table:
+    if "penalties" in played:
+        return pa.table({"penalty": played["penalties"].ravel(),
+                         "ass_end": (played["ass_end"][:, None] == np.arange(n)).ravel(),
+                         "tricks": np.repeat(played["tricks"], n)})
+    return pa.table({"total": played["totals"].ravel().astype(np.int32), "win": played["wins"].ravel(),
+                     "hands": np.repeat(played["hands"].astype(np.int32), n)})
 
 
 def _whos_the_ass() -> Game:
@@ -47,7 +54,7 @@ def _whos_the_ass() -> Game:
     from simkit.whos_the_ass.strategy import seats_for
 
     return Game(GAME, check_players, check_rules, seats_for, ("single", "hands", "threshold"), _play_whos_the_ass,
-                "hand", "lowest")
+                _rows_whos_the_ass, "hand", "lowest")
 
 
 def _ezelen_model(spec, cell, seats: list) -> dict:
@@ -85,33 +92,38 @@ def _ezelen_seat_config(spec, cell, seats: list) -> dict[str, list[float]]:
     return {name: [float(matrix[s, p[0]]) for s in range(len(seats))] for name, p in PARAMETERS.items()}
 
 
-def _play_ezelen(seats: list, count: int, first: int, spec, cell) -> pa.Table:
+def _play_ezelen(seats: list, count: int, first: int, spec, cell) -> dict[str, np.ndarray]:
     from simkit.ezelen import batch
-    from simkit.ezelen.rules import REASONS
 
-    n = len(seats)
     model = _ezelen_model(spec, cell, seats)
-    reasons = pa.array(list(REASONS))
     if spec.match["mode"] == "single":
         res = batch.play(seats, count, spec.seed, spec.rules, model, first=first)
-        match = rnd = None
+        extra = {}
     else:
         matches, res, offsets = batch.match_rounds(seats, count, spec.seed, spec.rules, model, first=first)
-        per_match = np.diff(offsets)
-        match = np.repeat(np.arange(first, first + count, dtype=np.int64), per_match)
-        rnd = (np.arange(len(res.loser)) - np.repeat(offsets[:-1], per_match)).astype(np.int32)
+        extra = {"offsets": offsets, "donkey": matches.donkey, "letters": matches.letters}
+    return {"loser": res.loser, "reason": res.reason, "turns": res.turns, "first_signal": res.first_signal, **extra}
+
+
+def _rows_ezelen(played: dict[str, np.ndarray], n: int, first: int) -> pa.Table:
+    from simkit.ezelen.rules import REASONS
+
     columns = {}
-    if match is not None:
-        columns = {"match": np.repeat(match, n), "round": np.repeat(rnd, n)}
-    columns["lost"] = (res.loser[:, None] == np.arange(n)).ravel()
+    if "offsets" in played:  # every round of every match: number them
+        offsets = played["offsets"]
+        per_match = np.diff(offsets)
+        m = np.repeat(np.arange(len(per_match)), per_match)  # the match of each round, within the chunk
+        columns = {"match": np.repeat(first + m, n).astype(np.int64),
+                   "round": np.repeat((np.arange(offsets[-1]) - offsets[m]).astype(np.int32), n)}
+    columns["lost"] = (played["loser"][:, None] == np.arange(n)).ravel()
     table = pa.table(columns)
-    table = table.append_column("reason", pa.DictionaryArray.from_arrays(np.repeat(res.reason, n), reasons))
-    for name, values in (("turns", res.turns), ("first_signal", res.first_signal)):
-        table = table.append_column(name, pa.array(np.repeat(values, n)))
-    if match is not None:
-        m = np.repeat(np.arange(count), per_match)  # the match of each round, within the chunk
-        table = table.append_column("donkey", pa.array((matches.donkey[m][:, None] == np.arange(n)).ravel()))
-        table = table.append_column("letters", pa.array(matches.letters[m].ravel()))
+    table = table.append_column("reason", pa.DictionaryArray.from_arrays(np.repeat(played["reason"], n),
+                                                                         list(REASONS)))
+    for name in ("turns", "first_signal"):
+        table = table.append_column(name, pa.array(np.repeat(played[name], n)))
+    if "offsets" in played:
+        table = table.append_column("donkey", pa.array((played["donkey"][m][:, None] == np.arange(n)).ravel()))
+        table = table.append_column("letters", pa.array(played["letters"][m].ravel()))
     return table
 
 
@@ -120,7 +132,8 @@ def _ezelen() -> Game:
     from simkit.ezelen.rules import GAME, check_players, check_rules
     from simkit.ezelen.strategy import seats_for
 
-    return Game(GAME, check_players, check_rules, seats_for, ("single", "ezel"), _play_ezelen, "round", "random",
+    return Game(GAME, check_players, check_rules, seats_for, ("single", "ezel"), _play_ezelen, _rows_ezelen, "round",
+                "random",
                 extra_keys=("model",), model_names=_ezelen_names(), seat_config=_ezelen_seat_config,
                 check_model=lambda values, players: check_values(values, players, "key 'model'"),
                 meta=lambda spec: {"model": {"defaults": DEFAULT_MODEL, "overrides": spec.model}})

@@ -42,8 +42,10 @@ class ResultsWriter:
     plan order. `close()` finishes results.parquet (renamed into place); `abort()` still writes
     every chunk already handed over, and leaves no half results file."""
 
-    def __init__(self, path: Path, rows: Callable[[object, pa.Table], pa.Table], columns: dict[str, str | float]):
+    def __init__(self, path: Path, measured: Callable[[object, dict], pa.Table],
+                 rows: Callable[[object, pa.Table], pa.Table], columns: dict[str, str | float]):
         self._path = path
+        self._measure = measured  # (task, the engine's arrays) -> the chunk as kept
         self._rows = rows  # (task, chunk as kept) -> its rows of the results table
         self._columns = columns  # constant columns: the experiment and its rule options
         self._queue: queue.Queue = queue.Queue(maxsize=8)
@@ -59,8 +61,9 @@ class ResultsWriter:
         self._thread = threading.Thread(target=self._work, name="simkit-results", daemon=True)
         self._thread.start()
 
-    def add(self, index: int, task: object, chunk: pa.Table, chunk_file: Path | None) -> None:
-        """Chunk `index` of the plan; `chunk_file` is where to keep it (None: it came from there)."""
+    def add(self, index: int, task: object, chunk: pa.Table | dict, chunk_file: Path | None) -> None:
+        """Chunk `index` of the plan: the engine's arrays, to be kept in `chunk_file`; or a chunk
+        read back from its file (chunk_file None). The work on it happens in this writer's thread."""
         self._raise()
         self._queue.put((index, task, chunk, chunk_file))
 
@@ -95,6 +98,7 @@ class ResultsWriter:
             index, task, chunk, chunk_file = item
             try:
                 if chunk_file is not None:
+                    chunk = self._measure(task, chunk)
                     write_chunk(chunk, chunk_file)
                 if self._keep_results:
                     self._measured = chunk.column_names
@@ -126,7 +130,8 @@ class ResultsWriter:
             # shrink, and compressing them would cost more time than all the others together
             compression = {name: "none" if name in self._measured else "lz4" for name in schema.names}
             self._writer = pq.ParquetWriter(self._tmp, schema, compression=compression, use_dictionary=dictionaries,
-                                            column_encoding=counters, write_statistics=False)
+                                            column_encoding=counters, write_statistics=False,
+                                            write_batch_size=1 << 16, data_page_size=8 << 20)
             self._schema = schema
         if len(table):
             self._writer.write_table(table.cast(self._schema), row_group_size=ROW_GROUP)

@@ -19,7 +19,7 @@ import pyarrow as pa
 
 import simkit
 from experiments import executors, games
-from experiments.chunks import Task, play_chunk, rows, strategy_labels
+from experiments.chunks import Task, measured, play_chunk, rows, strategy_labels
 from experiments.results import ResultsWriter, read_chunk
 from experiments.spec import Spec, spec_toml
 from simkit.errors import SimkitError
@@ -72,7 +72,8 @@ def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None 
     tasks = plan(spec, hands, chunk)
     labels = strategy_labels(spec)
     files = tuple(str(Path(f).resolve()) for f in strategy_files)
-    writer = ResultsWriter(folder / RESULTS, lambda task, chunk: rows(task, chunk, spec, labels),
+    writer = ResultsWriter(folder / RESULTS, lambda task, played: measured(task, played, spec),
+                           lambda task, chunk: rows(task, chunk, spec, labels),
                            {"experiment": spec.name, **spec.rules})
     try:
         todo = []
@@ -90,8 +91,8 @@ def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None 
             done = executors.in_process(play_chunk, pending, spec, files)
         else:
             done = executors.on_dask(play_chunk, pending, spec, files, workers=workers, scheduler=scheduler)
-        for task, chunk in done:
-            writer.add(order[task], task, chunk, chunks / f"{task.name}.arrow")
+        for task, played in done:
+            writer.add(order[task], task, played, chunks / f"{task.name}.arrow")
             if progress:
                 progress(task.hi - task.lo)
     except BaseException:

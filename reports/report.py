@@ -99,6 +99,18 @@ def findings(stats: dict[str, pd.DataFrame], baseline: str) -> list[str]:
     mixed = means.groupby("cell")["strategy"].transform("nunique") > 1
     if mixed.any():  # a table of one strategy says nothing about which is better
         means = means[mixed]
+    donkey = stats.get("Became the donkey (E-Z-E-L)")
+    if unit != "per hand and seat" and 0 < means["cell"].nunique() <= 6 and "Parameter sweep" not in stats:
+        for cell, group in means.groupby("cell"):  # Ezelen, a few tables: each ranked
+            ranked = group.sort_values("mean")
+            text = ", ".join(f"{r.strategy} {100 * r.mean:.2f}% ± {100 * r.ci95:.2f}" for r in ranked.itertuples())
+            line = f"Table {cell} ({group['players'].iloc[0]} players), rounds lost: {text}"
+            if donkey is not None and len(donkey):
+                d = donkey[donkey["cell"] == cell].sort_values("donkey")
+                line += "; the donkey: " + ", ".join(
+                    f"{r.strategy} {_share(r.donkey, r.donkey_low, r.donkey_high)}" for r in d.itertuples())
+            lines.append(line + ".")
+        means = means.iloc[0:0]
     for players, group in means.groupby("players"):
         best = group.loc[group["mean"].idxmin()]
         where = f" (cell {best['cell']})" if group["cell"].nunique() > 1 else ""
@@ -108,14 +120,6 @@ def findings(stats: dict[str, pd.DataFrame], baseline: str) -> list[str]:
         else:
             lines.append(f"{players} players: fewest rounds lost by {best['strategy']}{where}, "
                          f"{100 * best['mean']:.2f}% ± {100 * best['ci95']:.2f}%.")
-    donkey = stats.get("Became the donkey (E-Z-E-L)")
-    if donkey is not None and len(donkey):
-        mixed = donkey.groupby("cell")["strategy"].transform("nunique") > 1
-        donkey = donkey[mixed] if mixed.any() else donkey
-        for players, group in donkey.groupby("players"):
-            best = group.loc[group["donkey"].idxmin()]
-            lines.append(f"{players} players: least often the donkey: {best['strategy']}, "
-                         f"{_share(best['donkey'], best['donkey_low'], best['donkey_high'])} of matches.")
     diffs = next((frame for title, frame in stats.items() if title.startswith("Paired difference")), None)
     if diffs is not None and len(diffs):
         better = diffs[diffs["decisive"] & (diffs["difference"] < 0)]
