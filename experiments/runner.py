@@ -68,10 +68,13 @@ def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None 
         chunks.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise SimkitError(f"cannot create {chunks}: {e.strerror}") from None
-    start = time.perf_counter()
     tasks = plan(spec, hands, chunk)
     labels = strategy_labels(spec)
     files = tuple(str(Path(f).resolve()) for f in strategy_files)
+    ready = time.perf_counter()
+    if workers is None and scheduler is None:  # compile the engine (or load it) outside the timing
+        play_chunk(Task(0, 0, 0, 1), spec, files)
+    start = time.perf_counter()
     writer = ResultsWriter(folder / RESULTS, lambda task, played: measured(task, played, spec),
                            lambda task, chunk: rows(task, chunk, spec, labels),
                            {"experiment": spec.name, **spec.rules})
@@ -107,7 +110,7 @@ def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None 
             "seating": spec.seating, "rules": spec.rules, "baseline": spec.baseline,
             "executor": "in-process" if workers is None and scheduler is None else
             (f"dask {scheduler}" if scheduler else f"dask local cluster, {workers} workers"),
-            "played_now": played, "duration_s": round(elapsed, 3),
+            "played_now": played, "duration_s": round(elapsed, 3), "engine_ready_s": round(start - ready, 3),
             "hands_per_s": round(played / elapsed) if played and elapsed > 0 else None,
             "machine": {"python": platform.python_version(), "system": platform.platform(),
                         "cpus": os.cpu_count()}}
