@@ -16,31 +16,96 @@ def deal_key(table: pd.DataFrame) -> str:
     return next(key for key in ("hand", "match", "round") if key in table.columns)
 
 
-def _over_deals(per_deal: pd.Series, by: list[str]) -> pd.DataFrame:
-    """Mean, 95% half-width and n over the deals (the last index level) for each `by` group."""
-    stats = per_deal.groupby(level=by, sort=True, observed=True).agg(["mean", "std", "count"])
-    half = Z95 * stats["std"].fillna(np.inf) / np.sqrt(stats["count"])
-    return pd.DataFrame({"mean": stats["mean"], "ci95": half, "n": stats["count"]}).reset_index()
+def _codes(frame: pd.DataFrame, columns: list[str]) -> tuple[np.ndarray, list]:
+    """One int64 code per row for the combination of `columns` (sorted values), and each
+    column's values: fast numpy grouping of tens of millions of rows."""
+    code = np.zeros(len(frame), dtype=np.int64)
+    values = []
+    for column in columns:
+        codes, uniques = _factor(frame[column])
+        code = code * len(uniques) + codes
+        values.append(uniques)
+    return code, values
 
 
-def _wilson_over_deals(per_deal: pd.Series, by: list[str], name: str) -> pd.DataFrame:
-    """A share with its Wilson interval, from each deal's share (conservative: a deal's averaged
-    share varies no more than one Bernoulli trial with the same mean)."""
-    stats = per_deal.groupby(level=by, sort=True, observed=True).agg(["sum", "count"])
-    rows = [wilson(k, int(n)) for k, n in zip(stats["sum"], stats["count"])]
-    out = pd.DataFrame(rows, columns=[name, f"{name}_low", f"{name}_high"], index=stats.index)
-    out["n"] = stats["count"]
-    return out.reset_index()
+def _factor(column: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """Codes 0..k-1 and the k values they stand for (some possibly unused), without hashing where
+    the column's type allows: a categorical's own codes, a small integer range as offsets."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        return column.cat.codes.to_numpy().astype(np.int64), np.asarray(column.cat.categories)
+    x = column.to_numpy()
+    if np.issubdtype(x.dtype, np.integer) and len(x):
+        low, high = int(x.min()), int(x.max())
+        if high - low < 10_000_000:
+            return (x - low).astype(np.int64), np.arange(low, high + 1)
+    return pd.factorize(column, sort=True)
+
+
+def _decode(code: np.ndarray, values: list, columns: list[str]) -> pd.DataFrame:
+    out = {}
+    for column, uniques in zip(reversed(columns), reversed(values)):
+        out[column] = np.asarray(uniques)[code % len(uniques)]
+        code = code // len(uniques)
+    return pd.DataFrame({c: out[c] for c in columns})
+
+
+def _deal_means(frame: pd.DataFrame, by: list[str], value: pd.Series | np.ndarray) -> tuple:
+    """Each deal's mean of `value` within each `by` group: (group codes, means, group values)."""
+    group, values = _codes(frame, by)
+    deal, deals = _factor(frame[deal_key(frame)])
+    size = max(len(deals), 1)
+    key = group * size + deal
+    x = np.asarray(value, dtype=np.float64)
+    slots = int(np.prod([len(v) for v in values])) * size
+    if slots <= 50_000_000:  # dense: counting beats hashing
+        count = np.bincount(key, minlength=slots)
+        present = np.flatnonzero(count)
+        return present // size, np.bincount(key, x, minlength=slots)[present] / count[present], values
+    means = pd.Series(x).groupby(key, sort=True).mean()
+    return means.index.to_numpy() // size, means.to_numpy(), values
+
+
+def _summarise(group: np.ndarray, x: np.ndarray, values: list, by: list[str]) -> pd.DataFrame:
+    """Mean, 95% half-width and n over deals per group (x: one number per deal and group)."""
+    count = np.bincount(group)
+    present = np.flatnonzero(count)
+    mean = np.bincount(group, x)[present] / count[present]
+    spread = np.bincount(group, (x - (np.bincount(group, x) / np.maximum(count, 1))[group]) ** 2)[present]
+    n = count[present]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        half = np.where(n > 1, Z95 * np.sqrt(spread / np.maximum(n - 1, 1)) / np.sqrt(n), np.inf)
+    out = _decode(present, values, by)
+    out["mean"], out["ci95"], out["n"] = mean, half, n
+    return out
+
+
+def _over_deals(table: pd.DataFrame, by: list[str], value) -> pd.DataFrame:
+    """Per `by` group: the mean of `value` (a column name, or one number per row) over deals,
+    each deal's rows averaged first; 95% half-width and n deals."""
+    group, means, values = _deal_means(table, by, table[value] if isinstance(value, str) else value)
+    return _summarise(group, means, values, by)
+
+
+def _wilson_over_deals(table: pd.DataFrame, by: list[str], flag, name: str) -> pd.DataFrame:
+    """A share with its Wilson interval over deals, from each deal's share (conservative: a deal's
+    averaged share varies no more than one Bernoulli trial with the same mean)."""
+    group, means, values = _deal_means(table, by, flag)
+    count = np.bincount(group)
+    present = np.flatnonzero(count)
+    wins = np.bincount(group, means)[present]
+    out = _decode(present, values, by)
+    rows = [wilson(k, int(n)) for k, n in zip(wins, count[present])]
+    out[[name, f"{name}_low", f"{name}_high"]] = pd.DataFrame(rows, index=out.index)
+    out["n"] = count[present]
+    return out
 
 
 def strategy_means(table: pd.DataFrame, value: str, by_cell: bool = True) -> pd.DataFrame:
     """Per cell (or, pooled over cells, per player count) and strategy: the mean of `value` per
     hand (or match) and seat, ± 95% CI over deals, n deals."""
-    by = ["cell", "players", "strategy"] if by_cell else ["players", "strategy"]
     # every cell of a run plays the same deals (same seed, same hand numbers): pooled, they are
     # still one deal each
-    per_deal = table.groupby(by + [deal_key(table)], sort=True, observed=True)[value].mean()
-    return _over_deals(per_deal, by)
+    return _over_deals(table, ["cell", "players", "strategy"] if by_cell else ["players", "strategy"], value)
 
 
 def paired_differences(table: pd.DataFrame, value: str, baseline: str) -> pd.DataFrame:
@@ -50,51 +115,45 @@ def paired_differences(table: pd.DataFrame, value: str, baseline: str) -> pd.Dat
     (deal, seat) pairs the strategy with the baseline; a strategy in several seats of a lineup is
     averaged first, then its seats of the deal. Decisive when the 95% interval excludes 0.
     """
-    key = deal_key(table)
-    parts = []
-    for (cell, players), group in table.groupby(["cell", "players"], sort=True):
-        wide = group.pivot_table(index=[key, "seat"], columns="strategy", values=value, aggfunc="mean", observed=True)
-        if baseline not in wide.columns:
-            continue
-        for strategy in wide.columns:
-            if strategy == baseline:
-                continue
-            diff = (wide[strategy] - wide[baseline]).dropna().groupby(level=key).mean()
-            parts.append(pd.DataFrame({"cell": cell, "players": players, "strategy": strategy, key: diff.index,
-                                       "d": diff.to_numpy()}))
-    if not parts:
-        return pd.DataFrame(columns=["cell", "players", "strategy", "baseline", "difference", "ci95", "decisive", "n"])
-    diffs = pd.concat(parts).set_index(["cell", "players", "strategy", key])["d"]
-    out = _over_deals(diffs, ["cell", "players", "strategy"]).rename(columns={"mean": "difference"})
+    columns = ["cell", "players", "strategy", "baseline", "difference", "ci95", "decisive", "n"]
+    is_base = (table["strategy"] == baseline).to_numpy()
+    if not is_base.any():
+        return pd.DataFrame(columns=columns)
+    seat_key, _ = _codes(table, ["cell", deal_key(table), "seat"])  # (cell, deal, seat) slots
+    x = table[value].to_numpy(dtype=np.float64)
+    slots = int(seat_key.max()) + 1
+    base_count = np.bincount(seat_key[is_base], minlength=slots)
+    base = np.bincount(seat_key[is_base], x[is_base], minlength=slots) / np.maximum(base_count, 1)
+    keep = ~is_base & (base_count[seat_key] > 0)
+    others = table[keep]
+    # Each deal puts a strategy in each seat equally often (rotated or not), so the mean of its
+    # rows' differences on a deal is the mean over its seats of each seat's mean difference.
+    group, means, values = _deal_means(others, ["cell", "players", "strategy"], x[keep] - base[seat_key[keep]])
+    out = _summarise(group, means, values, ["cell", "players", "strategy"])
+    out = out.rename(columns={"mean": "difference"})
     out.insert(3, "baseline", baseline)
     out.insert(6, "decisive", out["difference"].abs() > out["ci95"])
-    return out
+    return out[columns].reset_index(drop=True)
 
 
 def seat_effect(table: pd.DataFrame, value: str) -> pd.DataFrame:
     """Per cell and seat: the mean of `value`, whoever sits there (seat position effect)."""
-    per_deal = table.groupby(["cell", "seat", deal_key(table)], sort=True)[value].mean()
-    return _over_deals(per_deal, ["cell", "seat"])
+    return _over_deals(table, ["cell", "seat"], value)
 
 
 def shares(table: pd.DataFrame) -> pd.DataFrame:
     """Per cell and strategy: how often the seat went out (no penalty) and held the ass at the end,
     each with its Wilson interval (single hands only)."""
-    keys = ["cell", "players", "strategy", "hand"]
-    frame = table[keys].assign(out=table["penalty"] == 0, ass=table["ass_end"])
-    per_deal = frame.groupby(keys, sort=True, observed=True)[["out", "ass"]].mean()
     by = ["cell", "players", "strategy"]
-    out = _wilson_over_deals(per_deal["out"], by, "out")
-    ass = _wilson_over_deals(per_deal["ass"], by, "ass")
-    return out.merge(ass.drop(columns="n"), on=by)
+    out = _wilson_over_deals(table, by, (table["penalty"] == 0).to_numpy(), "out")
+    ass = _wilson_over_deals(table, by, table["ass_end"].to_numpy(), "ass")
+    return out.drop(columns="n").merge(ass, on=by)
 
 
 def win_rates(table: pd.DataFrame) -> pd.DataFrame:
     """Per cell and strategy: the share of matches won (a shared win counts its share), with its
     Wilson interval over matches."""
-    by = ["cell", "players", "strategy"]
-    per_match = table.groupby(by + ["match"], sort=True, observed=True)["win"].mean()
-    out = _wilson_over_deals(per_match, by, "win")
+    out = _wilson_over_deals(table, ["cell", "players", "strategy"], table["win"].to_numpy(), "win")
     return out.rename(columns={"win_low": "low", "win_high": "high"})
 
 
@@ -128,37 +187,34 @@ def sweep_curves(table: pd.DataFrame, value: str, baseline: str) -> pd.DataFrame
     """For each swept parameter (a column `strategy.parameter`): per value and player count, every
     strategy's paired difference to `baseline` when the baseline plays (else its mean). The swept
     strategy is named without its changing parameter, so its points form one curve; with several
-    swept parameters, each setting of the others is a curve of its own."""
-    rows = []
+    swept parameters, each setting of the others is a curve of its own. (Each cell is one point.)"""
     swept = [c for c in table.columns if "." in c]
-    for column in swept:
-        name = column.split(".", 1)[0]
-        others = [c for c in swept if c != column]
-        for key, group in table.groupby(["players", *others, column], sort=True):
-            players, *fixed, x = key
-            setting = ", ".join(f"{c.split('.', 1)[1]}={v:g}" for c, v in zip(others, fixed))
-            has_baseline = baseline in set(group["strategy"].astype(str))
-            if has_baseline:
-                points = paired_differences(group, value, baseline).rename(columns={"difference": "estimate"})
-            else:
-                points = strategy_means(group, value).rename(columns={"mean": "estimate"})
-            for r in points.itertuples():
-                curve = name if r.strategy == name or str(r.strategy).startswith(name + "(") else str(r.strategy)
-                rows.append({"parameter": column, "value": x, "players": players,
-                             "strategy": f"{curve} ({setting})" if setting else curve, "estimate": r.estimate,
-                             "ci95": r.ci95, "n": r.n,
-                             "measure": f"difference to {baseline}" if has_baseline else f"mean {value}"})
+    if not swept:
+        return pd.DataFrame()
+    points = paired_differences(table, value, baseline).rename(columns={"difference": "estimate"})
+    measure = f"difference to {baseline}"
+    if not len(points):
+        points, measure = strategy_means(table, value).rename(columns={"mean": "estimate"}), f"mean {value}"
+    where = table.groupby("cell", sort=True)[swept].first()
+    rows = []
+    for r in points.itertuples():
+        for column in swept:
+            name = column.split(".", 1)[0]
+            others = [c for c in swept if c != column]
+            setting = ", ".join(f"{c.split('.', 1)[1]}={where.loc[r.cell, c]:g}" for c in others)
+            curve = name if r.strategy == name or str(r.strategy).startswith(name + "(") else str(r.strategy)
+            rows.append({"parameter": column, "value": where.loc[r.cell, column], "players": r.players,
+                         "strategy": f"{curve} ({setting})" if setting else curve, "estimate": r.estimate,
+                         "ci95": r.ci95, "n": r.n, "measure": measure})
     out = pd.DataFrame(rows)
-    return out.sort_values(["parameter", "players", "strategy", "value"], ignore_index=True) if len(out) else out
+    return out.sort_values(["parameter", "players", "strategy", "value"], ignore_index=True)
 
 
 def share_by_strategy(table: pd.DataFrame, column: str, name: str, rows: pd.Series | None = None) -> pd.DataFrame:
     """Per cell and strategy: the share of its rows where `column` holds (e.g. lost the round),
     with its Wilson interval over deals; `rows` picks the rows that count."""
     frame = table if rows is None else table[rows]
-    by = ["cell", "players", "strategy"]
-    per_deal = frame.groupby(by + [deal_key(frame)], sort=True, observed=True)[column].mean()
-    return _wilson_over_deals(per_deal, by, name)
+    return _wilson_over_deals(frame, ["cell", "players", "strategy"], frame[column].to_numpy(), name)
 
 
 def donkey_rates(table: pd.DataFrame) -> pd.DataFrame:
@@ -179,11 +235,9 @@ def round_outcomes(table: pd.DataFrame) -> pd.DataFrame:
     """Ezelen: per cell, how rounds end (last copier, tempo, tie, stalled), each share with its
     Wilson interval over deals."""
     one = table[table["seat"] == 0]  # a row per round
-    key = deal_key(one)
     parts = []
     for reason in one["reason"].cat.categories if hasattr(one["reason"], "cat") else sorted(set(one["reason"])):
-        per_deal = (one["reason"] == reason).groupby([one["cell"], one["players"], one[key]]).mean()
-        part = _wilson_over_deals(per_deal, ["cell", "players"], "share")
+        part = _wilson_over_deals(one, ["cell", "players"], (one["reason"] == reason).to_numpy(), "share")
         part.insert(2, "ended by", reason)
         parts.append(part)
     return _with_lineup(pd.concat(parts).sort_values(["cell", "ended by"], ignore_index=True), table)
@@ -203,12 +257,9 @@ def first_signal(table: pd.DataFrame) -> pd.DataFrame:
     """Ezelen: per cell, the turn of the first signal (rounds with one) ± 95% CI over deals, and
     the share of rounds that ended before any signal."""
     one = table[table["seat"] == 0]
-    key = deal_key(one)
     signalled = one[one["first_signal"] >= 0]
-    per_deal = signalled.groupby(["cell", "players", key], sort=True)["first_signal"].mean()
-    out = _over_deals(per_deal, ["cell", "players"])
-    none = (one["first_signal"] < 0).groupby([one["cell"], one["players"], one[key]]).mean()
-    silent = _wilson_over_deals(none, ["cell", "players"], "no signal")
+    out = _over_deals(signalled, ["cell", "players"], "first_signal")
+    silent = _wilson_over_deals(one, ["cell", "players"], (one["first_signal"] < 0).to_numpy(), "no signal")
     return _with_lineup(out.merge(silent.drop(columns="n"), on=["cell", "players"]), table)
 
 
