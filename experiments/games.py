@@ -1,5 +1,9 @@
 """What the runner needs to know of each game: its checks, its strategies, its match modes, and
-how to play a chunk into measured columns. Adding a game to the runner = one entry here."""
+how to play a chunk into measured columns. Adding a game to the runner = one entry here.
+
+Each game's modules are imported when the game is first used, so a run of one game never loads
+(or compiles) the other's engine.
+"""
 
 import functools
 from collections.abc import Callable
@@ -17,7 +21,7 @@ class Game:
     check_players: Callable[[int], None]
     check_rules: Callable[[dict], dict]
     seats_for: Callable[[list[str], int], list]
-    match_modes: tuple[str, ...]       # "single" first: one deal per row group
+    match_modes: tuple[str, ...]       # the spec's [match] modes; "single" (one deal per row group) first
     play: Callable[..., dict]          # (seats, count, first, spec, cell) -> the engine's arrays, as played
     measured: Callable[[dict, int, int], pa.Table]  # (played, players, first) -> a row per deal and seat
     deal: str                          # the name of a deal: "hand", "round"
