@@ -1,7 +1,7 @@
 """The run's files as chunks finish: each chunk at once as an Arrow file (for resume), and the one
 results.parquet, fed in the order of the plan — all in a background thread, so that encoding
 overlaps the engine's next chunk. Row groups have a fixed size whatever the chunking, so the
-same run gives the same bytes however it was split."""
+same run gives the same file content (rows, values, row groups) however it was split."""
 
 import os
 import queue

@@ -68,6 +68,7 @@ def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None 
         chunks.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise SimkitError(f"cannot create {chunks}: {e.strerror}") from None
+    _same_run(folder, spec, hands or spec.hands, chunk or CHUNK)
     tasks = plan(spec, hands, chunk)
     labels = strategy_labels(spec)
     files = tuple(str(Path(f).resolve()) for f in strategy_files)
@@ -122,6 +123,22 @@ def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None 
     return folder / RESULTS
 
 
+def _same_run(folder: Path, spec: Spec, hands: int, chunk: int) -> None:
+    """Record what this folder's chunks are chunks of; a resume must be of the same run, since a
+    chunk file is named only by its cell, rotation and hands."""
+    what = {"spec": spec_toml(spec), "hands": hands, "chunk": chunk}
+    path = folder / "run.json"
+    if path.is_file():
+        before = json.loads(path.read_text())
+        for key, label in (("spec", "spec"), ("hands", "--hands"), ("chunk", "chunk size")):
+            if before.get(key) != what[key]:
+                raise SimkitError(f"{folder} holds chunks of another run (its {label} differs); finish it with the "
+                                  "same spec and options, or use another --out")
+        return
+    with atomic_path(path) as tmp:
+        tmp.write_text(json.dumps(what, indent=2))
+
+
 def read_results(out: str) -> pd.DataFrame:
     """A run's results table (strategy and the text config columns as categoricals)."""
     path = Path(out) / RESULTS
@@ -132,7 +149,8 @@ def read_results(out: str) -> pd.DataFrame:
 
 def copy_spec(path: str, out: str) -> None:
     """Keep the spec beside its results."""
-    shutil.copyfile(path, Path(out) / "spec.toml")
+    with atomic_path(Path(out) / "spec.toml") as tmp:
+        shutil.copyfile(path, tmp)
 
 
 def write_spec(spec: Spec, out: str) -> None:

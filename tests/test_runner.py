@@ -71,7 +71,7 @@ def test_the_run_command(run, tmp_path):
     assert "2,700 rows" in out  # 300 hands x 3 seats x 3 rotations and "spend" in out and "±" in out
     assert sorted(p.name for p in (tmp_path / "o").iterdir()) == [
         "chunks", "comparison.png", "distribution.png", "hand-length.png", "meta.json", "report.html", "report.md",
-        "results.parquet", "spec.toml"]
+        "results.parquet", "run.json", "spec.toml"]
     code, _, err = run("run", spec, "--out", tmp_path / "o")
     assert code == 2 and "already holds a run" in err
     code, _, err = run("run", spec, "--out", tmp_path / "o", "--resume")
@@ -80,3 +80,17 @@ def test_the_run_command(run, tmp_path):
     code, _, err = run("run", spec, "--out", tmp_path / "p")
     assert code == 2 and "s.toml: unknown key 'handz'" in err and err.count("\n") == 1
     assert not (tmp_path / "p").exists()
+
+
+def test_resume_refuses_the_chunks_of_another_run(tmp_path):
+    """A chunk file is named by cell, rotation and hands only: resuming with another spec, other
+    hands or another chunk size would mix two runs, so it is refused."""
+    runner.run_spec(parse_spec_dict(SPEC), str(tmp_path / "a"))
+    for changed, what in [({**SPEC, "seed": 10}, "spec"), ({**SPEC, "lineup": ["lowest"]}, "spec")]:
+        with pytest.raises(SimkitError, match=f"holds chunks of another run \\(its {what} differs\\)"):
+            runner.run_spec(parse_spec_dict(changed), str(tmp_path / "a"), resume=True)
+    with pytest.raises(SimkitError, match="its --hands differs"):
+        runner.run_spec(parse_spec_dict(SPEC), str(tmp_path / "a"), resume=True, hands=2000)
+    with pytest.raises(SimkitError, match="its chunk size differs"):
+        runner.run_spec(parse_spec_dict(SPEC), str(tmp_path / "a"), resume=True, chunk=999)
+    runner.run_spec(parse_spec_dict(SPEC), str(tmp_path / "a"), resume=True)  # the same run resumes
