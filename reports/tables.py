@@ -1,8 +1,9 @@
 """Statistics of a results table, each number with its interval and its n.
 
-The unit of every interval is the deal (a hand, or a match): the rows of one deal — its seats and
-its rotated replays — share the same cards and are not independent, so each deal's rows are
-averaged first and the interval is taken over deals, which are. n counts those deals.
+A mean is taken over rows; its interval over deals (a hand, or a match): the rows of one deal —
+its seats, its rotated replays, an Ezelen match's rounds — share the same cards and are not
+independent, the deals are. So each deal is one cluster (a ratio estimator: with equal rows per
+deal, the plain mean of the deals' means and its standard error), and n counts the deals.
 """
 
 import numpy as np
@@ -50,7 +51,8 @@ def _decode(code: np.ndarray, values: list, columns: list[str]) -> pd.DataFrame:
 
 
 def _deal_means(frame: pd.DataFrame, by: list[str], value: pd.Series | np.ndarray) -> tuple:
-    """Each deal's mean of `value` within each `by` group: (group codes, means, group values)."""
+    """Each deal's sum of `value` and count of rows within each `by` group: (group codes, sums,
+    counts, group values)."""
     group, values = _codes(frame, by)
     deal, deals = _factor(frame[deal_key(frame)])
     size = max(len(deals), 1)
@@ -60,43 +62,52 @@ def _deal_means(frame: pd.DataFrame, by: list[str], value: pd.Series | np.ndarra
     if slots <= 50_000_000:  # dense: counting beats hashing
         count = np.bincount(key, minlength=slots)
         present = np.flatnonzero(count)
-        return present // size, np.bincount(key, x, minlength=slots)[present] / count[present], values
-    means = pd.Series(x).groupby(key, sort=True).mean()
-    return means.index.to_numpy() // size, means.to_numpy(), values
+        return present // size, np.bincount(key, x, minlength=slots)[present], count[present], values
+    sums = pd.Series(x).groupby(key, sort=True).agg(["sum", "count"])
+    return sums.index.to_numpy() // size, sums["sum"].to_numpy(), sums["count"].to_numpy(), values
 
 
-def _summarise(group: np.ndarray, x: np.ndarray, values: list, by: list[str]) -> pd.DataFrame:
-    """Mean, 95% half-width and n over deals per group (x: one number per deal and group)."""
-    count = np.bincount(group)
-    present = np.flatnonzero(count)
-    mean = np.bincount(group, x)[present] / count[present]
-    spread = np.bincount(group, (x - (np.bincount(group, x) / np.maximum(count, 1))[group]) ** 2)[present]
-    n = count[present]
+def _ratio(group: np.ndarray, sums: np.ndarray, counts: np.ndarray) -> tuple:
+    """Per group: the mean over its rows, Σ sums / Σ counts, with the standard error of that ratio
+    over deals (each deal one cluster; with equal rows per deal, the usual mean of the deals'
+    means and its standard error). Returns (groups present, mean, half-width of 95%, deals)."""
+    deals = np.bincount(group)
+    present = np.flatnonzero(deals)
+    total, rows = np.bincount(group, sums), np.bincount(group, counts)
+    mean = total / np.maximum(rows, 1)
+    residual = np.bincount(group, (sums - mean[group] * counts) ** 2)
+    n = deals[present]
     with np.errstate(divide="ignore", invalid="ignore"):
-        half = np.where(n > 1, Z95 * np.sqrt(spread / np.maximum(n - 1, 1)) / np.sqrt(n), np.inf)
+        se = np.sqrt(n * residual[present] / np.maximum(n - 1, 1)) / rows[present]
+    half = np.where(n > 1, Z95 * se, np.inf)
+    return present, mean[present], half, n
+
+
+def _summarise(group: np.ndarray, sums: np.ndarray, counts: np.ndarray, values: list, by: list[str]) -> pd.DataFrame:
+    """Mean, 95% half-width and n deals per group."""
+    present, mean, half, n = _ratio(group, sums, counts)
     out = _decode(present, values, by)
     out["mean"], out["ci95"], out["n"] = mean, half, n
     return out
 
 
 def _over_deals(table: pd.DataFrame, by: list[str], value) -> pd.DataFrame:
-    """Per `by` group: the mean of `value` (a column name, or one number per row) over deals,
-    each deal's rows averaged first; 95% half-width and n deals."""
-    group, means, values = _deal_means(table, by, table[value] if isinstance(value, str) else value)
-    return _summarise(group, means, values, by)
+    """Per `by` group: the mean of `value` (a column name, or one number per row) over its rows,
+    the 95% interval taken over deals (a deal's rows share its cards); n deals."""
+    group, sums, counts, values = _deal_means(table, by, table[value] if isinstance(value, str) else value)
+    return _summarise(group, sums, counts, values, by)
 
 
 def _wilson_over_deals(table: pd.DataFrame, by: list[str], flag, name: str) -> pd.DataFrame:
-    """A share with its Wilson interval over deals, from each deal's share (conservative: a deal's
-    averaged share varies no more than one Bernoulli trial with the same mean)."""
-    group, means, values = _deal_means(table, by, flag)
-    count = np.bincount(group)
-    present = np.flatnonzero(count)
-    wins = np.bincount(group, means)[present]
+    """A share over the rows of each group, with its Wilson interval for n = deals (a deal's rows
+    share its cards, so the deals are the independent trials; a deal's averaged share varies no
+    more than one Bernoulli trial with the same mean, so this is conservative)."""
+    group, sums, counts, values = _deal_means(table, by, flag)
+    present, share, _, n = _ratio(group, sums, counts)
     out = _decode(present, values, by)
-    rows = [wilson(k, int(n)) for k, n in zip(wins, count[present])]
+    rows = [wilson(p * k, int(k)) for p, k in zip(share, n)]
     out[[name, f"{name}_low", f"{name}_high"]] = pd.DataFrame(rows, index=out.index)
-    out["n"] = count[present]
+    out["n"] = n
     return out
 
 
@@ -111,9 +122,11 @@ def strategy_means(table: pd.DataFrame, value: str, by_cell: bool = True) -> pd.
 def paired_differences(table: pd.DataFrame, value: str, baseline: str) -> pd.DataFrame:
     """Per cell and strategy: the mean difference to `baseline` in the same seat on the same deal.
 
-    With rotated seating every deal is played with every strategy in every seat, so each
-    (deal, seat) pairs the strategy with the baseline; a strategy in several seats of a lineup is
-    averaged first, then its seats of the deal. Decisive when the 95% interval excludes 0.
+    With rotated seating every deal is played with every strategy in every seat: each row of the
+    strategy is paired with the baseline's mean in that seat on that deal, and the differences are
+    averaged over the rows (in Who's the Ass? every deal gives each strategy the same rows per
+    seat, so this is also the average over seats of each seat's difference; an Ezelen match gives
+    each round its weight). The interval is over deals. Decisive when it excludes 0.
     """
     columns = ["cell", "players", "strategy", "baseline", "difference", "ci95", "decisive", "n"]
     is_base = (table["strategy"] == baseline).to_numpy()
@@ -126,10 +139,8 @@ def paired_differences(table: pd.DataFrame, value: str, baseline: str) -> pd.Dat
     base = np.bincount(seat_key[is_base], x[is_base], minlength=slots) / np.maximum(base_count, 1)
     keep = ~is_base & (base_count[seat_key] > 0)
     others = table[keep]
-    # Each deal puts a strategy in each seat equally often (rotated or not), so the mean of its
-    # rows' differences on a deal is the mean over its seats of each seat's mean difference.
-    group, means, values = _deal_means(others, ["cell", "players", "strategy"], x[keep] - base[seat_key[keep]])
-    out = _summarise(group, means, values, ["cell", "players", "strategy"])
+    group, sums, counts, values = _deal_means(others, ["cell", "players", "strategy"], x[keep] - base[seat_key[keep]])
+    out = _summarise(group, sums, counts, values, ["cell", "players", "strategy"])
     out = out.rename(columns={"mean": "difference"})
     out.insert(3, "baseline", baseline)
     out.insert(6, "decisive", out["difference"].abs() > out["ci95"])
@@ -160,7 +171,8 @@ def win_rates(table: pd.DataFrame) -> pd.DataFrame:
 def pairwise(table: pd.DataFrame, value: str) -> pd.DataFrame:
     """Head to head, for a tournament (two strategies per cell): how often `a` beats `b` on the same
     deal — fewer points per seat than `b` over the whole table (ties count half) — with its Wilson
-    interval over deals. For matches, the share of the match wins that went to `a`."""
+    interval over deals. For matches, `a`'s share of the win per seat against `b`'s (with an odd
+    table `a` has one seat more, which must not count as skill)."""
     key = deal_key(table)
     rows = []
     for (cell, players), group in table.groupby(["cell", "players"], sort=True):
@@ -169,13 +181,14 @@ def pairwise(table: pd.DataFrame, value: str) -> pd.DataFrame:
             continue
         a, b = names
         strategy = group["strategy"].astype(str)
-        if value == "total":  # the share of each match's win that went to a's seats (b has the rest)
-            score = group["win"].where(strategy == a, 0.0).groupby([group[key], group["rotation"]]).sum()
+        if value == "total":  # each side's wins per seat over the matches, a's part of the two
+            per = group.groupby([key, strategy])["win"].mean().unstack()
+            n = len(per)
+            k = n * float(per[a].sum() / (per[a].sum() + per[b].sum()))
         else:
             per = group.groupby([key, "rotation", strategy])[value].mean().unstack()
-            score = (per[a] < per[b]) + 0.5 * (per[a] == per[b])
-        per_deal = score.groupby(level=0).mean()
-        k, n = float(per_deal.sum()), len(per_deal)
+            per_deal = ((per[a] < per[b]) + 0.5 * (per[a] == per[b])).groupby(level=0).mean()
+            k, n = float(per_deal.sum()), len(per_deal)
         for x, y, wins in ((a, b, k), (b, a, n - k)):
             p, lo, hi = wilson(wins, n)
             rows.append({"cell": cell, "players": players, "strategy": x, "opponent": y, "beats": p, "low": lo,

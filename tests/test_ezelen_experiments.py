@@ -78,3 +78,17 @@ def test_the_ezelen_report(ezelen_run):
     donkeys = stats["Became the donkey (E-Z-E-L)"]
     mixed = donkeys[donkeys["cell"] == 0]
     assert mixed["donkey"].sum() == pytest.approx(1)  # every match has exactly one donkey among the four
+
+
+def test_shares_of_rounds_count_rounds_not_matches(ezelen_run):
+    """In a match every round counts once: the share of rounds lost is lost rounds over rounds,
+    not the average of each match's share (which would favour short matches)."""
+    table = pd.read_parquet(ezelen_run / "results.parquet")
+    stats = summary(table, "random")
+    lost = stats["Share of rounds lost per strategy"].set_index(["cell", "strategy"])["mean"]
+    pooled = table.groupby(["cell", "strategy"], observed=True)["lost"].mean()
+    assert lost.to_dict() == pytest.approx({(c, str(s)): v for (c, s), v in pooled.items()})
+    ends = stats["How rounds end"].set_index(["cell", "ended by"])["share"]
+    one = table[table["seat"] == 0]
+    counted = one.groupby(["cell", "reason"], observed=False).size() / one.groupby("cell").size()
+    assert ends.to_dict() == pytest.approx({(c, str(r)): v for (c, r), v in counted.items()})

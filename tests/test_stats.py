@@ -74,3 +74,17 @@ def test_head_to_head_and_win_rates_on_a_known_table():
                             "win": [1, 0, 0.5, 0.5, 1, 0]})
     rates = win_rates(matches).set_index("strategy")
     assert rates.loc["a", "win"] == 2.5 / 3 and rates.loc["b", "win"] == 0.5 / 3 and rates.loc["a", "n"] == 3
+
+
+def test_head_to_head_in_matches_counts_per_seat_not_seats(tmp_path):
+    """Two names for one strategy in an odd table: the one with two seats wins about 2/3 of the
+    matches' wins, but per seat they are equal, so neither beats the other decisively."""
+    import experiments
+    from reports.tables import pairwise
+
+    table = experiments.run({"name": "odd", "players": 3, "hands": 300, "seed": 4,
+                             "pool": ["hoard", "hoard(release_at=3)"],
+                             "match": {"mode": "threshold", "threshold": 100}})
+    h2h = pairwise(table, "total").set_index("strategy")
+    assert h2h["low"].max() < 0.5 < h2h["high"].min()
+    assert h2h["beats"].sum() == pytest.approx(1)
