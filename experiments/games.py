@@ -29,7 +29,7 @@ class Game:
     extra_keys: tuple[str, ...] = ()   # spec keys only this game has
     model_names: tuple[str, ...] = ()  # per-seat model values a sweep may set for one strategy's seats
     seat_config: Callable[..., dict[str, list[float]]] | None = None  # (spec, cell, seats) -> column per seat
-    check_model: Callable[[dict, int | None], dict] | None = None     # the spec's `model` table, checked
+    check_model: Callable[..., dict] | None = None  # (values, players, where) -> the spec's `model` table, checked
     meta: Callable[..., dict] | None = None                           # (spec) -> more for meta.json
 
 
@@ -139,7 +139,7 @@ def _ezelen() -> Game:
     return Game(GAME, check_players, check_rules, seats_for, ("single", "ezel"), _play_ezelen, _rows_ezelen, "round",
                 "random",
                 extra_keys=("model",), model_names=_ezelen_names(), seat_config=_ezelen_seat_config,
-                check_model=lambda values, players: check_values(values, players, "key 'model'"),
+                check_model=lambda values, players, where="key 'model'": check_values(values, players, where),
                 meta=lambda spec: {"model": {"defaults": DEFAULT_MODEL, "overrides": spec.model}})
 
 

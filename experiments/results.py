@@ -64,8 +64,8 @@ class ResultsWriter:
     def add(self, index: int, task: object, chunk: pa.Table | dict, chunk_file: Path | None) -> None:
         """Chunk `index` of the plan: the engine's arrays, to be kept in `chunk_file`; or a chunk
         read back from its file (chunk_file None). The work on it happens in this writer's thread."""
+        self._queue.put((index, task, chunk, chunk_file))  # kept even if an earlier chunk failed
         self._raise()
-        self._queue.put((index, task, chunk, chunk_file))
 
     def close(self) -> None:
         self._queue.put(_DONE)
@@ -73,15 +73,21 @@ class ResultsWriter:
         self._raise()
         if self._buffer:
             self._write_group(pa.concat_tables(self._buffer))
-        self._writer.close()
+        writer, self._writer = self._writer, None
+        writer.close()
         os.replace(self._tmp, self._path)
 
     def abort(self) -> None:
         self._keep_results = False
-        self._queue.put(_DONE)
-        self._thread.join()
+        if self._thread.is_alive():
+            self._queue.put(_DONE)
+            self._thread.join()
         if self._writer is not None:
-            self._writer.close()
+            writer, self._writer = self._writer, None
+            try:
+                writer.close()
+            except Exception:  # the half file is removed next; its error is not the one to report
+                pass
         self._tmp.unlink(missing_ok=True)
 
     def _raise(self) -> None:
@@ -93,21 +99,19 @@ class ResultsWriter:
             item = self._queue.get()
             if item is _DONE:
                 return
-            if self._error is not None:
-                continue
             index, task, chunk, chunk_file = item
             try:
-                if chunk_file is not None:
+                if chunk_file is not None:  # kept on disk whatever happens to the results file
                     chunk = self._measure(task, chunk)
                     write_chunk(chunk, chunk_file)
-                if self._keep_results:
+                if self._keep_results and self._error is None:
                     self._measured = chunk.column_names
                     self._pending[index] = self._rows(task, chunk)
                     while self._next in self._pending:
                         self._append(self._pending.pop(self._next))
                         self._next += 1
             except BaseException as e:  # handed to the main thread by add() / close()
-                self._error = e
+                self._error = self._error or e
 
     def _append(self, table: pa.Table) -> None:
         for name, value in self._columns.items():

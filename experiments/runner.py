@@ -99,10 +99,10 @@ def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None 
             writer.add(order[task], task, played, chunks / f"{task.name}.arrow")
             if progress:
                 progress(task.hi - task.lo)
+        writer.close()
     except BaseException:
         writer.abort()  # every chunk handed over is still written; no half results file
         raise
-    writer.close()
     elapsed = time.perf_counter() - start
     played = sum(t.hi - t.lo for t in pending)
     meta = {"simkit": simkit.__version__, "numpy": np.__version__, "pandas": pd.__version__,

@@ -82,7 +82,7 @@ def _with_params(spec: str, point: dict[str, float], model_names: tuple[str, ...
     if not mine:
         return spec
     values = {**values, **mine}
-    return f"{name}(" + ", ".join(f"{k}={v:g}" if not isinstance(v, str) else f"{k}={v}"
+    return f"{name}(" + ", ".join(f"{k}={registry.number(v)}" if not isinstance(v, str) else f"{k}={v}"
                                   for k, v in values.items()) + ")"
 
 
@@ -234,6 +234,9 @@ def _sweep(data: dict, strategies: tuple[str, ...], game: games.Game) -> dict:
         if not isinstance(values, list) or not values or not all(
                 isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
             raise SimkitError(f"key 'sweep.{key}' must be a list of numbers, got {values!r}")
+        if param in game.model_names:  # a model value is checked here, not when its cell is played
+            for v in values:
+                game.check_model({param: float(v)}, None, f"key 'sweep.{key}'")
         out[key] = [float(v) for v in values]
     return out
 

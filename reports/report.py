@@ -165,8 +165,8 @@ def _fmt(frame: pd.DataFrame) -> pd.DataFrame:
             out[col] = [f"{m:+.3f}" if col == "difference" else f"{m:.3f}" for m in out[col]]
         elif col == "ci95":
             out[col] = [f"± {h:.3f}" for h in out[col]]
-        elif col == "n":
-            out[col] = [f"{n:,}" for n in out[col]]
+        elif col in ("n", "n signalled"):
+            out[col] = [f"{n:,}" if n == n else "0" for n in out[col]]
         elif col == "decisive":
             out[col] = out[col].map({True: "yes", False: "no"})
     if "n" in out.columns:  # n last, beside the numbers it belongs to
@@ -197,8 +197,9 @@ def make_report(folder: str, baseline: str | None = None) -> Path:
         plt.close(fig)
         images[name] = (out / name).read_bytes()
     name = str(table["experiment"].iloc[0])
-    sections = [(title, tables.markdown(_fmt(frame)) if len(frame) else f"({baseline} is not in the lineup)")
-                for title, frame in stats.items()]
+    empty = (f"(none: {baseline} is not in the lineup)" if meta.get("seating", "rotate") == "rotate" else
+             "(none: pairs on the same deal and seat need seating = \"rotate\")")
+    sections = [(title, tables.markdown(_fmt(frame)) if len(frame) else empty) for title, frame in stats.items()]
     unit = "matches" if meta.get("match", {}).get("mode", "single") != "single" else (
         "rounds" if "round" in table.columns else "hands")
     speed = f"; {meta['hands_per_s']:,} {unit}/s" if meta.get("hands_per_s") else ""

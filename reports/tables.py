@@ -271,9 +271,9 @@ def first_signal(table: pd.DataFrame) -> pd.DataFrame:
     the share of rounds that ended before any signal."""
     one = table[table["seat"] == 0]
     signalled = one[one["first_signal"] >= 0]
-    out = _over_deals(signalled, ["cell", "players"], "first_signal")
+    out = _over_deals(signalled, ["cell", "players"], "first_signal").rename(columns={"n": "n signalled"})
     silent = _wilson_over_deals(one, ["cell", "players"], (one["first_signal"] < 0).to_numpy(), "no signal")
-    return _with_lineup(out.merge(silent.drop(columns="n"), on=["cell", "players"]), table)
+    return _with_lineup(out.merge(silent, on=["cell", "players"], how="right"), table)
 
 
 def markdown(frame: pd.DataFrame) -> str:

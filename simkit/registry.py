@@ -154,6 +154,12 @@ def parse_spec(spec: str) -> tuple[str, dict[str, float | str]]:
     return name, values
 
 
+def number(v: float) -> str:
+    """A parameter value as written in a label or spec: whole numbers plain, others exactly (the
+    shortest text that reads back to the same float)."""
+    return str(int(v)) if float(v).is_integer() else repr(float(v))
+
+
 def resolve(game: str, spec: str) -> tuple[StrategyInfo, tuple[float, ...], str]:
     """A spec string -> (strategy, full parameter vector, canonical label)."""
     name, values = parse_spec(spec)
@@ -187,5 +193,5 @@ def resolve_values(info: StrategyInfo, values: dict[str, float | str]) -> tuple[
         vector[slot] = v
     label = name
     if values:
-        label += "(" + ", ".join(f"{p.name}={values[p.name]:g}" for p in info.params if p.name in values) + ")"
+        label += "(" + ", ".join(f"{p.name}={number(values[p.name])}" for p in info.params if p.name in values) + ")"
     return info, tuple(vector), label

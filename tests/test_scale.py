@@ -88,3 +88,34 @@ def test_a_dask_cluster_gives_the_same_results(reference_run, tmp_path, monkeypa
         runner.write_results(spec, str(tmp_path / "there"), scheduler=cluster.scheduler_address,
                              strategy_files=(EXAMPLE,))
     assert results(tmp_path / "there") == results(tmp_path / "here")
+
+
+def test_a_failure_while_writing_keeps_every_played_chunk_and_no_half_file(tmp_path, monkeypatch):
+    """If making the results table fails, every chunk already played is still kept on disk, the
+    error reaches the caller, and no half results file is left."""
+    from experiments import chunks
+    from experiments import results as results_module
+
+    calls = []
+    real = chunks.rows
+
+    def broken(task, measured, spec, labels):
+        calls.append(task)
+        if len(calls) == 3:
+            raise OSError("disk full")
+        return real(task, measured, spec, labels)
+
+    played = []
+    real_play = runner.play_chunk
+    monkeypatch.setattr(runner, "rows", broken)
+    monkeypatch.setattr(runner, "play_chunk", lambda *a: played.append(a[0]) or real_play(*a))
+    folder = tmp_path / "broken"
+    with pytest.raises(OSError, match="disk full"):
+        runner.write_results(parse_spec_dict(SPEC), str(folder), chunk=500)
+    kept = sorted((folder / "chunks").iterdir())
+    assert len(played) >= 4 and len(kept) == len(played) - 1  # all played (less the compile warm-up) are kept
+    assert all(results_module.read_chunk(path).num_rows for path in kept)  # whole
+    assert sorted(p.name for p in folder.iterdir()) == ["chunks", "run.json"]
+    monkeypatch.setattr(runner, "rows", real)
+    runner.write_results(parse_spec_dict(SPEC), str(folder), resume=True, chunk=500)
+    assert (folder / "results.parquet").is_file()

@@ -122,8 +122,16 @@ def test_lineups_make_a_cell_each_and_a_table_of_one_strategy_is_played_once():
     ({"players": [4, 5], "lineup": ["greedy"], "model": {"attention": [1, 1, 1, 1]}}, "needs one number"),
     ({"match": {"mode": "hands", "hands": 3}}, "key 'match.mode' must be one of single, ezel"),
     ({"sweep": {"greedy.focus": [1]}}, "strategy 'greedy' has no parameter or model value"),
+    ({"sweep": {"random.attention": [1.0, 500]}}, "key 'sweep.random.attention': model parameter attention=500.0"),
 ])
 def test_bad_ezelen_specs_name_the_key(changes, message):
     with pytest.raises(SimkitError) as e:
         ezelen(**changes)
     assert message in str(e.value) and "\n" not in str(e.value)
+
+
+def test_swept_values_are_played_exactly():
+    """A swept value is written into the strategy's spec exactly, not rounded for display."""
+    s = spec(lineup=["grab", "lowest", "lowest", "lowest"], sweep={"grab.max_cost": [12.3456789, 12.3456788, 20]})
+    assert [c.lineup[0] for c in s.cells()] == ["grab(max_cost=12.3456789)", "grab(max_cost=12.3456788)",
+                                                  "grab(max_cost=20)"]
