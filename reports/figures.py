@@ -17,7 +17,9 @@ def strategy_comparison(means: pd.DataFrame, value: str):
     ax.errorbar(means["mean"], y, xerr=means["ci95"], fmt="o", capsize=4)
     ax.set_yticks(y, labels)
     ax.invert_yaxis()
-    ax.set_xlabel(f"mean {value} per hand and seat (95% interval)")
+    what = {"penalty": "mean penalty per hand and seat", "total": "mean match total per seat",
+            "lost": "share of rounds lost"}.get(value, f"mean {value}")
+    ax.set_xlabel(f"{what} (95% interval)")
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
     return fig

@@ -134,8 +134,8 @@ def findings(stats: dict[str, pd.DataFrame], baseline: str) -> list[str]:
             best = curve.loc[curve["estimate"].idxmin()]
             rivals = curve[(curve["estimate"] - curve["ci95"] <= best["estimate"] + best["ci95"])
                            & (curve["value"] != best["value"])]
-            tie = (f"; within its interval: {', '.join(f'{v:g}' for v in rivals['value'])}" if len(rivals)
-                   else "; no other value comes within its interval")
+            tie = (f"; intervals overlapping it: {', '.join(f'{v:g}' for v in rivals['value'])}" if len(rivals)
+                   else "; no other value's interval overlaps it")
             digits = 2 if abs(best["estimate"]) >= 1 else 4
             lines.append(f"{strategy}, {players} players: best at {param} = {best['value']:g} "
                          f"({best['measure']} {best['estimate']:+.{digits}f} ± {best['ci95']:.{digits}f}){tie}.")

@@ -38,7 +38,7 @@ def _factor(column: pd.Series) -> tuple[np.ndarray, np.ndarray]:
     if np.issubdtype(x.dtype, np.integer) and len(x):
         low, high = int(x.min()), int(x.max())
         if high - low < 10_000_000:
-            return (x - low).astype(np.int64), np.arange(low, high + 1)
+            return x.astype(np.int64) - low, np.arange(low, high + 1)
     return pd.factorize(column, sort=True)
 
 
