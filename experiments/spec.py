@@ -6,6 +6,7 @@ A first step of the experiments issue: the runner, results tables and reports bu
 
 import itertools
 import json
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,9 +31,13 @@ class Cell:
     sweep: tuple[tuple[str, float], ...] = ()
 
     def rotations(self, seating: str) -> int:
-        """How many times each deal is played: once per seat with rotated seating, except that a
-        table of one strategy plays the same game in every rotation, so once."""
-        return self.players if seating == "rotate" and len(set(self.lineup)) > 1 else 1
+        """How many times each deal is played: with rotated seating, once per rotation until the
+        lineup repeats (a table of one strategy: once; a, b, a, b: twice, which already puts
+        each strategy in every seat); otherwise once."""
+        if seating != "rotate":
+            return 1
+        n = len(self.lineup)
+        return next(p for p in range(1, n + 1) if n % p == 0 and self.lineup[p:] + self.lineup[:p] == self.lineup)
 
 
 @dataclass(frozen=True)
@@ -119,6 +124,9 @@ def parse_spec_dict(data: dict) -> Spec:
         if key not in data:
             raise SimkitError(f"missing key {key!r}")
     name = _need(data, "name", str, "a text")
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", name):
+        raise SimkitError(f"key 'name' must be letters, digits, '-', '_' or '.' (it names the run's folder), "
+                          f"got {name!r}")
     game_name = _need(data, "game", str, "a text") if "game" in data else games.DEFAULT
     try:
         game = games.get(game_name)
@@ -131,6 +139,8 @@ def parse_spec_dict(data: dict) -> Spec:
     if not isinstance(players, list) or not players or not all(isinstance(p, int) and not isinstance(p, bool)
                                                               for p in players):
         raise SimkitError(f"key 'players' must be a number or a list of numbers, got {data['players']!r}")
+    if len(set(players)) != len(players):
+        raise SimkitError(f"key 'players' lists a player count twice: {players}")
     try:
         for p in players:
             game.check_players(p)
@@ -237,6 +247,8 @@ def _sweep(data: dict, strategies: tuple[str, ...], game: games.Game) -> dict:
         if param in game.model_names:  # a model value is checked here, not when its cell is played
             for v in values:
                 game.check_model({param: float(v)}, None, f"key 'sweep.{key}'")
+        if len(set(values)) != len(values):
+            raise SimkitError(f"key 'sweep.{key}' lists a value twice: {values}")
         out[key] = [float(v) for v in values]
     return out
 

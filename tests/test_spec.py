@@ -64,6 +64,9 @@ def test_a_pool_plays_every_pair():
     ({"sweep": {"hoard.release_at": "3"}}, "must be a list of numbers"),
     ({"game": "chess"}, "unknown game 'chess'"),
     ({"baseline": "nosuch"}, "key 'baseline': unknown strategy 'nosuch'"),
+    ({"name": "../x"}, "key 'name' must be letters"),
+    ({"players": [4, 4]}, "key 'players' lists a player count twice"),
+    ({"sweep": {"hoard.release_at": [1, 1]}}, "lists a value twice"),
 ])
 def test_bad_specs_name_the_key(changes, message):
     with pytest.raises(SimkitError) as e:
@@ -109,6 +112,8 @@ def test_lineups_make_a_cell_each_and_a_table_of_one_strategy_is_played_once():
     cells = s.cells()
     assert [c.lineup for c in cells] == [("greedy", "random", "sticky", "memory"), ("random",) * 4]
     assert [c.rotations(s.seating) for c in cells] == [4, 1]
+    assert Cell(4, ("greedy", "random") * 2).rotations("rotate") == 2  # a, b, a, b repeats after two
+    assert Cell(6, ("a", "b", "c") * 2).rotations("rotate") == 3 and Cell(4, ("a",) * 4).rotations("none") == 1
 
 
 @pytest.mark.parametrize("changes, message", [
