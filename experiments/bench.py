@@ -7,18 +7,16 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from experiments.chunks import rotated
-from experiments.runner import write_results
+from experiments.chunks import play_chunk
+from experiments.runner import plan, write_results
 from experiments.spec import Spec
-from simkit.whos_the_ass import batch
-from simkit.whos_the_ass.strategy import seats_for
 
 
 def _engine(spec: Spec, hands: int) -> float:
+    """The same hands through the game's engine alone, each cell and rotation in one call."""
     start = time.perf_counter()
-    for cell in spec.cells():
-        for r in range(cell.rotations(spec.seating)):
-            batch.play(seats_for(rotated(cell.lineup, r), cell.players), hands, spec.seed, spec.rules)
+    for task in plan(spec, hands, chunk=hands):
+        play_chunk(task, spec)
     return time.perf_counter() - start
 
 
@@ -30,15 +28,13 @@ def _runner(spec: Spec, hands: int) -> float:
 
 
 def runner_bench(spec: Spec, hands: int, echo: Callable[[str], None] = print, repeats: int = 3) -> float:
-    """Print and return the runner's overhead over the engine (a fraction), single hands only."""
-    if spec.match["mode"] != "single":
-        raise ValueError("the runner benchmark plays single hands")
+    """Print and return the runner's overhead over the engine (a fraction)."""
     _engine(spec, 1000), _runner(spec, 1000)  # compiled, warm
     engine, runner = [], []
     for _ in range(repeats):  # interleaved, so that a slow spell of the machine hits both
         engine.append(_engine(spec, hands))
         runner.append(_runner(spec, hands))
-    total = hands * sum(c.rotations(spec.seating) for c in spec.cells())
+    total = sum(task.hi - task.lo for task in plan(spec, hands))
     e, r = statistics.median(engine), statistics.median(runner)
     echo(f"runner: {spec.name}, {total:,} hands ({hands:,} deals per cell and rotation), median of {repeats}")
     echo(f"  engine alone      {e:7.3f} s   {total / e:12,.0f} hands/s")

@@ -7,6 +7,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from reports.tables import lineup_names  # noqa: E402
+
 
 def strategy_comparison(means: pd.DataFrame, value: str):
     """Mean per strategy with its 95% interval, a row per cell (or per player count, pooled)."""
@@ -136,8 +138,7 @@ def first_signal_turns(table: pd.DataFrame):
     a hundred times longer than the others)."""
     fig, ax = plt.subplots(figsize=(8, 4))
     one = table[(table["seat"] == 0) & (table["first_signal"] >= 0)]
-    names = table[table["rotation"] == 0].groupby("cell", observed=True)["strategy"].agg(
-        lambda s: ", ".join(dict.fromkeys(s.astype(str))))
+    names = lineup_names(table)
     cells = sorted(one["cell"].unique())
     for cell in cells[:12]:
         turns = np.sort(one.loc[one["cell"] == cell, "first_signal"].to_numpy())

@@ -236,11 +236,15 @@ def donkey_rates(table: pd.DataFrame) -> pd.DataFrame:
     return share_by_strategy(table, "donkey", "donkey", table["round"] == 0)
 
 
+def lineup_names(table: pd.DataFrame) -> pd.Series:
+    """Each cell's strategies, in seat order of its first rotation, as one text."""
+    return table[table["rotation"] == 0].groupby("cell", observed=True)["strategy"].agg(
+        lambda s: ", ".join(dict.fromkeys(s.astype(str))))
+
+
 def _with_lineup(frame: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
     """Name each cell's strategies beside a per-cell statistic (a round belongs to the whole table)."""
-    names = table[table["rotation"] == 0].groupby("cell", observed=True)["strategy"].agg(
-        lambda s: ", ".join(dict.fromkeys(s.astype(str))))
-    frame.insert(2, "strategies", frame["cell"].map(names))
+    frame.insert(2, "strategies", frame["cell"].map(lineup_names(table)))
     return frame
 
 

@@ -508,7 +508,7 @@ def strength(players, hands, seed, strategies, ass_joker, rule_pairs, strategy_f
 @strategy_file_opt
 def run(spec_file, out, hands, resume, workers, scheduler, threads, strategy_files):
     """Run an experiment spec (TOML): results.parquet, spec.toml, meta.json and the report in --out."""
-    from experiments.runner import copy_spec, run_spec
+    from experiments.runner import copy_spec, plan, run_spec
     from experiments.spec import load_spec
     from reports import tables
 
@@ -520,7 +520,7 @@ def run(spec_file, out, hands, resume, workers, scheduler, threads, strategy_fil
         raise SimkitError("give --workers (a local Dask cluster) or --scheduler (an existing one), not both")
     _set_threads(threads)
     out = out or os.path.join("runs", spec.name)
-    total = (hands or spec.hands) * sum(c.rotations(spec.seating) for c in spec.cells())
+    total = sum(task.hi - task.lo for task in plan(spec, hands))
     with _progress(total, DEAL[spec.game]) as bar:
         table = run_spec(spec, out, resume=resume, hands=hands, progress=bar.update, workers=workers,
                          scheduler=scheduler, strategy_files=strategy_files)
