@@ -84,8 +84,9 @@ def figures_for(table: pd.DataFrame, stats: dict[str, pd.DataFrame] | None = Non
 def findings(stats: dict[str, pd.DataFrame], baseline: str) -> list[str]:
     """The report's answer in a few sentences, read off its own tables."""
     lines = []
-    means = next(frame for title, frame in stats.items() if title in TITLES.values())
-    unit = "share of rounds lost" if title_of(stats) == TITLES["lost"] else "per hand and seat"
+    title = title_of(stats)
+    means = stats[title]
+    unit = "share of rounds lost" if title == TITLES["lost"] else "per hand and seat"
     pairs = stats.get("Head to head (tournament)")
     if pairs is not None:  # each cell is another pairing: rank by head-to-head results instead
         for players, group in pairs.groupby("players"):
