@@ -71,8 +71,8 @@ def rows(task: Task, measured: pa.Table, spec: Spec, labels: tuple[str, ...]) ->
     for name in ids:
         table = table.append_column(name, measured.column(name))
     table = table.append_column("seat", pa.array(np.tile(np.arange(n, dtype=np.int8), count)))
-    table = table.append_column("strategy", pa.DictionaryArray.from_arrays(
-        np.tile(np.array(codes, np.int16), count), list(labels)))
+    table = table.append_column("strategy", pa.DictionaryArray.from_arrays(  # codes index labels: no check
+        np.tile(np.array(codes, np.int16), count), list(labels), safe=False))
     for name, value in cell.sweep:
         table = table.append_column(name, pa.array(np.full(size, value)))
     if game.seat_config is not None:
@@ -91,7 +91,7 @@ def _labels(spec: Spec, cell) -> list[str]:
 
 def strategy_labels(spec: Spec) -> tuple[str, ...]:
     """Every strategy label of the run, in order of first appearance (the shared dictionary)."""
-    labels: list[str] = []
+    labels: dict[str, None] = {}  # ordered and unique: a dictionary with a repeated entry is written as text
     for cell in spec.cells():
-        labels += [label for label in _labels(spec, cell) if label not in labels]
+        labels.update(dict.fromkeys(_labels(spec, cell)))
     return tuple(labels)

@@ -6,6 +6,7 @@ same run gives the same file content (rows, values, row groups) however it was s
 import os
 import queue
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -58,6 +59,7 @@ class ResultsWriter:
         self._error: BaseException | None = None
         self._keep_results = True
         self._tmp = part_path(path)
+        self.cpu_s = 0.0  # CPU time of the writing (chunk files, rows, encoding): what the run adds to play
         self._thread = threading.Thread(target=self._work, name="simkit-results", daemon=True)
         self._thread.start()
 
@@ -71,11 +73,13 @@ class ResultsWriter:
         self._queue.put(_DONE)
         self._thread.join()
         self._raise()
+        start = time.thread_time()
         if self._buffer:
             self._write_group(pa.concat_tables(self._buffer))
         writer, self._writer = self._writer, None
         writer.close()
         os.replace(self._tmp, self._path)
+        self.cpu_s += time.thread_time() - start
 
     def abort(self) -> None:
         self._keep_results = False
@@ -95,6 +99,13 @@ class ResultsWriter:
             raise self._error
 
     def _work(self) -> None:
+        start = time.thread_time()
+        try:
+            self._take()
+        finally:
+            self.cpu_s += time.thread_time() - start
+
+    def _take(self) -> None:
         while True:
             item = self._queue.get()
             if item is _DONE:

@@ -113,6 +113,7 @@ def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None 
             (f"dask {scheduler}" if scheduler else f"dask local cluster, {workers} workers"),
             "played_now": played, "duration_s": round(elapsed, 3), "engine_ready_s": round(start - ready, 3),
             "hands_per_s": round(played / elapsed) if played and elapsed > 0 else None,
+            "writer_cpu_s": round(writer.cpu_s, 3),
             "machine": {"python": platform.python_version(), "system": platform.platform(),
                         "cpus": os.cpu_count()}}
     game = games.get(spec.game)

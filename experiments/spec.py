@@ -4,6 +4,7 @@ key, and expanded into cells (one player count and lineup each) for the runner.
 A first step of the experiments issue: the runner, results tables and reports build on it.
 """
 
+import functools
 import itertools
 import json
 import re
@@ -59,7 +60,11 @@ class Spec:
 
     def cells(self) -> list[Cell]:
         """Every player count x every sweep point x (the lineup, each of the lineups, or every pairing
-        of the pool)."""
+        of the pool). Worked out once per spec: every chunk asks for its cell."""
+        return list(self._cells)
+
+    @functools.cached_property
+    def _cells(self) -> tuple[Cell, ...]:
         grid = [dict(zip(self.sweep, point)) for point in itertools.product(*self.sweep.values())] or [{}]
         out = []
         for n in self.players:
@@ -67,7 +72,7 @@ class Spec:
                 for lineup in self._lineups(n):
                     swept = tuple(_with_params(spec, point, games.get(self.game).model_names) for spec in lineup)
                     out.append(Cell(n, swept, tuple(sorted(point.items()))))
-        return out
+        return tuple(out)
 
     def _lineups(self, n: int) -> list[tuple[str, ...]]:
         if self.pool:  # round robin: each pair of the pool, seats split between the two

@@ -1,5 +1,7 @@
 """The runner: tidy results, rotation of seats over the same deals, resume, determinism."""
 
+import json
+
 import pandas as pd
 import pytest
 
@@ -26,7 +28,19 @@ def test_results_are_tidy_and_rotated(tmp_path):
     for r in range(4):  # rotation r moves the lineup r seats on: greedy sits in seat r
         assert set(table[(table.rotation == r) & (table.strategy == "greedy")].seat) == {r}
     assert (tmp_path / "run" / "results.parquet").exists()
-    assert (tmp_path / "run" / "meta.json").exists()
+    meta = json.loads((tmp_path / "run" / "meta.json").read_text())
+    assert 0 < meta["writer_cpu_s"] < 60  # the writing's own CPU time, measured
+
+
+def test_a_strategy_in_several_seats_is_one_dictionary_entry(tmp_path):
+    """A label repeated in the strategy dictionary made Parquet write every row's label as text."""
+    import pyarrow.parquet as pq
+
+    runner.run_spec(parse_spec_dict({**SPEC, "hands": 300}), str(tmp_path / "run"))
+    file = pq.ParquetFile(tmp_path / "run" / "results.parquet")
+    strategy = file.schema_arrow.names.index("strategy")
+    assert file.read(columns=["strategy"]).column(0).chunk(0).dictionary.to_pylist() == ["greedy", "lowest"]
+    assert "RLE_DICTIONARY" in file.metadata.row_group(0).column(strategy).encodings
 
 
 def test_resume_after_an_interruption_gives_the_identical_table(tmp_path):
