@@ -25,7 +25,7 @@ def constant(value: str | float, rows: int) -> pa.Array:
     """A column with one value: text as a dictionary of one entry, cheap to hold and to write;
     numbers as numbers."""
     if isinstance(value, str):
-        return pa.DictionaryArray.from_arrays(np.zeros(rows, np.int8), [value])
+        return pa.DictionaryArray.from_arrays(np.zeros(rows, np.int8), [value], safe=False)  # index 0: valid
     return pa.array(np.full(rows, value))
 
 
