@@ -72,7 +72,7 @@ def rows(task: Task, measured: pa.Table, spec: Spec, labels: tuple[str, ...]) ->
         table = table.append_column(name, measured.column(name))
     table = table.append_column("seat", pa.array(np.tile(np.arange(n, dtype=np.int8), count)))
     table = table.append_column("strategy", pa.DictionaryArray.from_arrays(  # codes index labels: no check
-        np.tile(np.array(codes, np.int16), count), list(labels), safe=False))
+        np.tile(np.array(codes, np.int16 if len(labels) <= 1 << 15 else np.int32), count), list(labels), safe=False))
     for name, value in cell.sweep:
         table = table.append_column(name, pa.array(np.full(size, value)))
     if game.seat_config is not None:

@@ -21,6 +21,7 @@ KEYS = {"name", "game", "players", "hands", "seed", "seating", "rules", "lineup"
         "baseline", "model"}
 EXTRA_KEYS = {"model"}  # keys of one game only (games.Game.extra_keys)
 SEATINGS = ("rotate", "none")
+MAX_CELLS = 32_767  # the results table numbers cells in an int16 column
 
 
 @dataclass(frozen=True)
@@ -197,6 +198,9 @@ def parse_spec_dict(data: dict) -> Spec:
         model = game.check_model(_need(data, "model", dict, "a table"), players[0] if len(players) == 1 else None)
     spec = Spec(name, tuple(players), hands, seed, game.name, seating, rules, lineup, pool, match, sweep, baseline,
                 model, lineups)
+    if len(spec.cells()) > MAX_CELLS:
+        raise SimkitError(f"the spec has {len(spec.cells()):,} cells (player counts x sweep points x lineups); "
+                          f"at most {MAX_CELLS:,}")
     for cell in spec.cells():  # every swept strategy must still be valid
         for s in cell.lineup:
             registry.resolve(game.name, s)
@@ -226,6 +230,8 @@ def _match(data: dict, modes: tuple[str, ...]) -> dict:
     if mode not in modes:
         raise SimkitError(f"key 'match.mode' must be one of {', '.join(modes)}, got {mode!r}")
     counted = mode in ("hands", "threshold")  # Who's the Ass? (W18): a match of N hands, or to P points
+    for key in sorted(set(match) - {"mode", mode}):
+        raise SimkitError(f"key 'match.{key}' does not apply to match mode {mode!r}")
     if counted:
         value = match.get(mode)
         if isinstance(value, bool) or not isinstance(value, int) or value <= 0:

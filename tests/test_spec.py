@@ -2,6 +2,7 @@
 
 import pytest
 
+from experiments import spec as spec_module
 from experiments.spec import Cell, load_spec, parse_spec_dict
 from simkit.errors import SimkitError
 
@@ -58,6 +59,9 @@ def test_a_pool_plays_every_pair():
     ({"match": {"mode": "forever"}}, "key 'match.mode' must be one of"),
     ({"match": {"mode": "hands"}}, "key 'match.hands' must be a positive whole number"),
     ({"match": {"mode": "threshold", "threshold": 200, "x": 1}}, "unknown key 'match.x'"),
+    ({"match": {"mode": "threshold", "threshold": 200, "hands": 5}},
+     "key 'match.hands' does not apply to match mode 'threshold'"),
+    ({"match": {"hands": 5}}, "key 'match.hands' does not apply to match mode 'single'"),
     ({"sweep": {"greedy.k": [1]}}, "for a strategy of the lineup or pool"),
     ({"sweep": {"hoard.k": [1]}}, "strategy 'hoard' has no parameter 'k'"),
     ({"sweep": {"hoard.release_at": [1, 99]}}, "outside 0..13"),
@@ -72,6 +76,13 @@ def test_bad_specs_name_the_key(changes, message):
     with pytest.raises(SimkitError) as e:
         spec(**changes)
     assert message in str(e.value) and "\n" not in str(e.value)
+
+
+def test_the_cells_fit_the_cell_column(monkeypatch):
+    monkeypatch.setattr(spec_module, "MAX_CELLS", 27)
+    assert len(spec(players=[3, 4], lineup=["hoard"], sweep={"hoard.release_at": list(range(13))}).cells()) == 26
+    with pytest.raises(SimkitError, match="the spec has 28 cells .* at most 27"):
+        spec(players=[3, 4], lineup=["hoard"], sweep={"hoard.release_at": list(range(14))})
 
 
 def test_a_spec_file_error_names_the_file(tmp_path):
