@@ -15,6 +15,7 @@ import pyarrow as pa
 import pyarrow.feather as feather
 import pyarrow.parquet as pq
 
+from experiments.chunks import IDS
 from simkit.files import atomic_path, part_path
 
 ROW_GROUP = 1 << 18  # rows; small enough that the last one, written after play ends, is quick
@@ -140,7 +141,7 @@ class ResultsWriter:
         if self._writer is None:
             schema = pa.schema([f.with_nullable(False) for f in table.schema])
             dictionaries = [f.name for f in schema if pa.types.is_dictionary(f.type)]
-            counters = {name: "DELTA_BINARY_PACKED" for name in ("hand", "match") if name in schema.names}
+            counters = {name: "DELTA_BINARY_PACKED" for name in IDS if name in schema.names}  # deal numbers
             # the config columns repeat and shrink 200-fold with lz4; the measured ones barely
             # shrink, and compressing them would cost more time than all the others together
             compression = {name: "none" if name in self._measured else "lz4" for name in schema.names}
