@@ -4,6 +4,7 @@ both engines and insists they agree."""
 import sys
 
 import numpy as np
+import pyarrow.parquet as pq
 import pytest
 from hypothesis import strategies as st
 
@@ -100,3 +101,11 @@ def positions(draw):
     view[V.TOP] = draw(st.integers(1, 14)) if phase != V.LEAD else -1
     view[V.MAY_LEAD_ASS] = int(phase == V.LEAD and hand[0] == 1 and draw(st.booleans()))
     return hand, view
+
+
+def results(folder) -> tuple:
+    """The file's content as written: schema, row groups and every value. (Not its raw bytes:
+    pyarrow 26 pads a dictionary page with whatever memory held, so two equal files can differ
+    in padding bytes.)"""
+    file = pq.ParquetFile(folder / "results.parquet")
+    return file.schema_arrow, file.num_row_groups, file.read()

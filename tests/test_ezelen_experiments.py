@@ -3,8 +3,8 @@ results however the run is split, and the report's Ezelen sections."""
 
 import numpy as np
 import pandas as pd
-import pyarrow.parquet as pq
 import pytest
+from conftest import results
 
 from experiments import runner
 from experiments.spec import parse_spec_dict
@@ -45,8 +45,7 @@ def ezelen_run(tmp_path_factory):
 def test_an_ezelen_run_is_the_same_results_whole_or_chunked(ezelen_run, tmp_path, monkeypatch):
     monkeypatch.setattr(runner, "CHUNK", 10**6)
     runner.write_results(parse_spec_dict(SPEC), str(tmp_path / "whole"))
-    whole, chunked = (pq.ParquetFile(f / "results.parquet") for f in (tmp_path / "whole", ezelen_run))
-    assert whole.schema_arrow == chunked.schema_arrow and whole.read().equals(chunked.read())
+    assert results(tmp_path / "whole") == results(ezelen_run)
 
 
 def test_ezelen_results_are_tidy_with_every_model_value(ezelen_run):

@@ -3,9 +3,8 @@ and row groups), whatever
 the threads, the chunking, an interruption and resume, or a Dask cluster."""
 
 import numba as nb
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
+from conftest import results
 
 from experiments import runner
 from experiments.spec import parse_spec_dict
@@ -13,14 +12,6 @@ from simkit.plugins import load_strategy_file
 
 SPEC = {"name": "scale", "players": 4, "hands": 1800, "seed": 21, "lineup": ["greedy", "random", "lowest", "spend"]}
 EXAMPLE = "strategies/examples/my_strategies.py"
-
-
-def results(folder) -> pa.Table:
-    """The file's content as written: schema, row groups and every value. (Not its raw bytes:
-    pyarrow 26 pads a dictionary page with whatever memory held, so two equal files can differ
-    in padding bytes.)"""
-    file = pq.ParquetFile(folder / "results.parquet")
-    return file.schema_arrow, file.num_row_groups, file.read()
 
 
 @pytest.fixture(scope="module")
