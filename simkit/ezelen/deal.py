@@ -4,6 +4,7 @@ k mod n."""
 import numba as nb
 import numpy as np
 
+from simkit.deal import deal_round
 from simkit.ezelen.rules import CARDS_PER_VALUE, MAX_PLAYERS, N_VALUES
 from simkit.rng import below
 
@@ -26,7 +27,4 @@ def deal(hands, stack, n, state):
     for s in range(n):
         for v in range(N_VALUES):
             hands[s, v] = 0
-    seat = 0
-    for k in range(size):
-        hands[seat, stack[k]] += 1
-        seat = seat + 1 if seat + 1 < n else 0
+    deal_round(hands, stack, 0, size, n, 0)

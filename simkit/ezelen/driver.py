@@ -9,6 +9,7 @@ matches).
 import numba as nb
 import numpy as np
 
+from simkit.blocks import block_range
 from simkit.ezelen import view as V
 from simkit.ezelen.deal import DECK_MAX, STACK_DTYPE, deal
 from simkit.ezelen.engine import (
@@ -90,8 +91,7 @@ def play_rounds(strats, params, model, n, beat, max_turns, seed, first, loser, r
     count = turns.shape[0]
     errs = np.full((blocks, ERR_ROW), NO_ERROR, dtype=np.int64)
     for b in nb.prange(blocks):
-        lo = b * count // blocks
-        hi = (b + 1) * count // blocks
+        lo, hi = block_range(b, blocks, count)
         _rounds_range(strats, params, model, n, beat, max_turns, seed, first, lo, hi, loser, reason, turns,
                       first_signal, errs[b])
     return errs
@@ -149,8 +149,7 @@ def play_matches(strats, params, model, n, beat, max_turns, max_rounds, seed, fi
     count = rounds.shape[0]
     errs = np.full((blocks, ERR_ROW), NO_ERROR, dtype=np.int64)
     for b in nb.prange(blocks):
-        lo = b * count // blocks
-        hi = (b + 1) * count // blocks
+        lo, hi = block_range(b, blocks, count)
         _matches_range(strats, params, model, n, beat, max_turns, max_rounds, seed, first, lo, hi, donkey, rounds,
                        letters, reasons, offsets, loser_of, reason_of, turns_of, first_signal_of, errs[b])
     return errs

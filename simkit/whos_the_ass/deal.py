@@ -3,6 +3,7 @@
 import numba as nb
 import numpy as np
 
+from simkit.deal import deal_round
 from simkit.rng import GOLDEN, mix64
 from simkit.whos_the_ass.rules import (
     ASS_WINDOW,
@@ -66,14 +67,8 @@ def deal(hands, stack, n, state):
         for c in range(N_CODES):
             hands[s, c] = 0
     # Card k of the dealt stack goes to seat k mod n. The ass is card p: stack[k] is card k
-    # before it and card k + 1 after it. Two loops instead of a test per card.
-    seat = 0
-    for k in range(p):
-        hands[seat, stack[k]] += 1
-        seat = seat + 1 if seat + 1 < n else 0
-    ass_seat = seat
-    hands[seat, 0] += 1
-    for k in range(p, dealt - 1):
-        seat = seat + 1 if seat + 1 < n else 0
-        hands[seat, stack[k]] += 1
+    # before it and card k + 1 after it. Two runs instead of a test per card.
+    ass_seat = deal_round(hands, stack, 0, p, n, 0)
+    hands[ass_seat, 0] += 1
+    deal_round(hands, stack, p, dealt - 1, n, ass_seat + 1 if ass_seat + 1 < n else 0)
     return ass_seat

@@ -7,6 +7,7 @@ bit-identical results.
 import numba as nb
 import numpy as np
 
+from simkit.blocks import block_range
 from simkit.rng import hand_state, match_seed
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.deal import STACK_DTYPE, STACK_SIZE, deal
@@ -67,8 +68,7 @@ def play_hands(strats, params, n, ass_joker, seed, first, penalties, tricks, ass
     count = tricks.shape[0]
     errs = np.full((blocks, 1 + ERR_WIDTH), NO_ERROR, dtype=np.int64)
     for b in nb.prange(blocks):
-        lo = b * count // blocks
-        hi = (b + 1) * count // blocks
+        lo, hi = block_range(b, blocks, count)
         _play_range(strats, params, n, ass_joker, seed, first, lo, hi, penalties, tricks, ass_end, errs[b])
     return errs
 
@@ -138,8 +138,7 @@ def play_matches(strats, params, n, ass_joker, seed, first, hands_per_match, thr
     count = lengths.shape[0]
     errs = np.full((blocks, 1 + ERR_WIDTH), NO_ERROR, dtype=np.int64)
     for b in nb.prange(blocks):
-        lo = b * count // blocks
-        hi = (b + 1) * count // blocks
+        lo, hi = block_range(b, blocks, count)
         _match_range(strats, params, n, ass_joker, seed, first, hands_per_match, threshold, lo, hi,
                      totals, lengths, errs[b])
     return errs
