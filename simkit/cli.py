@@ -367,7 +367,7 @@ def _simulate_matches(run: _Play, chunks: int) -> tuple[str, float]:
 @strategy_file_opt
 @click.option("-o", "--output", type=str, required=True, help="The JSON Lines file to write.")
 def trace(game, players, hands, seed, strategies, ass_joker, rule_pairs, model_pairs, strategy_files, output):
-    """Write hands (Ezelen: rounds) move by move as JSON Lines (shared/spec/traces.md)."""
+    """Write hands (Ezelen: rounds) move by move as JSON Lines (docs/traces.md)."""
     run = _play_options(game, players, hands, seed, strategies, ass_joker, rule_pairs, model_pairs, strategy_files)
     batch = _of(game, "batch")
     if game == EZELEN:  # match 0 until its donkey, then match 1 from round 0, ..., H rounds in all

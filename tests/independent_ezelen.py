@@ -2,8 +2,8 @@
 
 Written from two texts only, without reading simkit's source:
 
-- shared/rules/ezelen.md   (rules Z1..Z7, simulation model M1..M8, the shipped strategies)
-- shared/spec/traces.md    (JSON Lines trace format, "Ezelen -- one round per line")
+- docs/rules/ezelen.md   (rules Z1..Z7, simulation model M1..M8, the shipped strategies)
+- docs/traces.md    (JSON Lines trace format, "Ezelen -- one round per line")
 
 The draw order of the engine's generator is a simkit convention that the texts do not give, so the
 random draws are not reproduced.  Everything that follows from the rules and the spec *given* the
@@ -52,11 +52,13 @@ R7  Copies.  In a decided round ("last"/"tie") every seat appears exactly once, 
     after E x beat included (the spec's example has 9.71 > 3 x 3.0).  In a "tempo"/"stalled" round the
     copies are those that "happened before the round ended": every signaller (its copy is at its
     signal beat <= E) and only copies with time <= E x beat.  Sorted by time, equal times by seat.
-R8  Z5 outcome of a decided round: T = latest copy time.  If every seat copying at T signalled, the
-    round is a "tie" (with 2 players this is always so); otherwise the non-signaller copying at T is
-    the loser ("last").  Two non-signallers sharing T exactly (possible only with reaction_sigma 0, when
-    they notice in the same beat) is outside the texts: the Z5 tie clause covers signallers only, so
-    the round is read as "last" and the loser must be one of them (which one is not checked).
+R8  Z5 outcome of a decided round: T = latest copy time, H = the seats copying at T.  One seat alone at
+    T loses ("last"), whether its copy was a reaction or a late signal.  Two or more seats at T that
+    all signalled (then necessarily in the same turn) make a "tie" (with 2 players always so).  Two
+    or more seats at T, not all signallers (two reactions equal to the bit, possible only with
+    reaction_sigma 0, or a reaction landing exactly on a signal beat) is outside the texts: the Z5 tie
+    clause covers same-turn signallers only, so the round is read as "last" and the loser must be in H
+    (which one is not checked).
 R9  Z4 passing: a seat that signalled at beat g passes, in every turn t >= g, exactly the value it
     receives in turn t (so a row of signallers passes the value arriving at its first member along);
     every other seat passes a value it holds before the turn (Z3: chosen before seeing the arriving
@@ -439,14 +441,14 @@ def _check_round(rec: dict, strategies: bool) -> None:
         non_sig = [s for s in at_latest if s not in sig]
         if n == 2:
             _check(not non_sig, f"Z5: with 2 players both sets complete together; latest copier {at_latest}")
-        if not non_sig:
+        if len(at_latest) > 1 and not non_sig:
             _check(len({sig[s] for s in at_latest}) == 1, "Z5: equal latest copy times from different signal turns")
             _check(reason == "tie" and loser is None,
-                   f"Z5: latest copy ({latest}) only from signallers {at_latest}: must be a tie, got "
+                   f"Z5: latest copy ({latest}) shared by same-turn signallers {at_latest}: must be a tie, got "
                    f"{reason!r} loser {loser}")
         else:
-            _check(reason == "last" and loser in non_sig,
-                   f"Z5: the last copier is seat {non_sig} (time {latest}), record says {reason!r} loser {loser}")
+            _check(reason == "last" and loser in at_latest,
+                   f"Z5: the last copier is seat {at_latest} (time {latest}), record says {reason!r} loser {loser}")
     if loser is not None:
         _check(0 <= loser < n, f"spec: loser must be a seat 0..{n - 1}, got {loser}")
 

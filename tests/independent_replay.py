@@ -2,8 +2,8 @@
 
 Self-contained (standard library only).  Written from two documents only:
 
-- shared/rules/whos-the-ass.md  (rules digest, rule ids W1..W18, baseline strategy `lowest`)
-- shared/spec/traces.md         (JSON Lines trace format, Who's the Ass? part)
+- docs/rules/whos-the-ass.md  (rules digest, rule ids W1..W18, baseline strategy `lowest`)
+- docs/traces.md         (JSON Lines trace format, Who's the Ass? part)
 
 It deliberately imports nothing from the engine under test, so that it can serve as a second,
 independent implementation against which the engine's traces are verified.

@@ -81,6 +81,15 @@ def test_show_tells_every_kind_of_ending(run, tmp_path):
     run("trace", "--game", "ezelen", "-n", "4", "-H", "12", "-s", "7", "--strategies", "greedy,random,sticky,watcher",
         "-o", target)
     assert "is the donkey: the match ends (Z7)" in "\n".join(run("show", target, "-k", k)[1] for k in range(12))
+    # Z5: the tie of same-turn signallers, and a late signaller alone at the latest copy time, who loses
+    run("trace", "--game", "ezelen", "-n", "3", "-H", "40", "-s", "7", "--strategies", "greedy", "-o", target)
+    records = [json.loads(line) for line in target.read_text().splitlines()]
+    shown = [run("show", target, "-k", k)[1] for k in range(40)]
+    late = [k for k, r in enumerate(records) if r["loser"] in {e["seat"] for e in r["signals"]}]
+    ties = [k for k, r in enumerate(records) if r["loss_reason"] == "tie"]
+    assert late and ties
+    assert all("copied last by signalling late" in shown[k] and "<- loser" in shown[k] for k in late)
+    assert all("signalled in the same turn share the latest copy time" in shown[k] for k in ties)
 
 
 def test_check_reports_every_broken_round_on_its_own_line(run, tmp_path):

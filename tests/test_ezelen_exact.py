@@ -1,4 +1,4 @@
-"""Exactly checkable facts (shared/rules/ezelen.md): the chance that somebody is dealt a set (Z1,
+"""Exactly checkable facts (docs/rules/ezelen.md): the chance that somebody is dealt a set (Z1,
 Z2, Z4), by counting; and, for the `random` policy (M7) with 2 and 3 players, the distribution of
 the turn of the first signal, from the finite Markov chain over hand configurations. The fast
 engine's simulation must agree within its 99.9% confidence intervals.

@@ -119,7 +119,7 @@ def test_z5_the_last_to_copy_loses_and_gets_a_letter():
     assert (t["loser"], t["loss_reason"], t["letters"]) == (2, "last", [0, 2, 2])
 
 
-def test_z5_players_signalling_in_the_same_turn_are_never_last_a_tie():
+def test_z5_two_late_signallers_of_the_same_turn_sharing_the_latest_copy_time_tie():
     deal = [[0, 0, 3, 3], [1, 1, 1, 1], [2, 2, 2, 2], [0, 0, 3, 3]]
     t = play_both(deal, [script(0, 0), LOWEST, LOWEST, script(3, 3)], {}, {**CALM, "attention": 0.0},
                   letters=[1, 1, 1, 1])
@@ -129,22 +129,55 @@ def test_z5_players_signalling_in_the_same_turn_are_never_last_a_tie():
     assert [c["time"] for c in t["copies"]] == [0.0, 0.0, 6.0, 6.0]
 
 
-def test_z5_a_late_signaller_is_never_last_and_a_player_who_copied_does_not_signal():
-    # seat 0 signals at the deal; seats 1 and 3 notice at beat 1 and copy at 3.5 and 3.4; seat 2 never notices
-    model = {**SHARP, "attention": [1.0, 100.0, 0.0, 100.0], "reaction_median": [0.6, 0.5, 0.6, 0.4]}
+def test_z5_first_turn_signallers_together_tie():
+    # three players dealt three sets signal together at the deal: nobody is last
+    t = play_both([[0, 0, 0, 0], [1, 1, 1, 1], [2, 2, 2, 2]], [LOWEST] * 3, {}, CALM, letters=[0, 3, 2])
+    assert [(s["seat"], s["turn"]) for s in t["signals"]] == [(0, 0), (1, 0), (2, 0)]
+    assert (t["loser"], t["loss_reason"], t["letters"], t["turns"]) == (None, "tie", [0, 3, 2], [])
+    # the first signal comes in turn 1 from all three at once (with 3 players two sets make the third)
+    t = play_both([[0, 0, 0, 1], [1, 1, 1, 2], [2, 2, 2, 0]], [script(1), script(2), script(0)], {}, CALM)
+    assert [(s["seat"], s["turn"]) for s in t["signals"]] == [(0, 1), (1, 1), (2, 1)]
+    assert (t["loser"], t["loss_reason"]) == (None, "tie")
+
+
+# seat 0 signals at the deal; seats 1 and 3 notice at beat 1 and copy at 3.5 and 3.4; seat 2 never notices
+LATE = {**SHARP, "attention": [1.0, 100.0, 0.0, 100.0], "reaction_median": [0.6, 0.5, 0.6, 0.4]}
+
+
+def test_z5_a_late_signaller_whose_copy_is_not_the_latest_does_not_lose():
     # seat 2 completes its set in turn 0 and signals at 3.0, before the others copy: seat 1 is last
     t = play_both([[1, 1, 1, 1], [0, 2, 3, 3], [0, 0, 0, 2], [2, 2, 3, 3]],
-                  [LOWEST, script(0), script(2), script(3)], {}, model)
+                  [LOWEST, script(0), script(2), script(3)], {}, LATE)
     assert t["signals"] == [{"seat": 0, "turn": 0}, {"seat": 2, "turn": 1}]
     assert [(c["seat"], c["time"]) for c in t["copies"]] == [(0, 0.0), (2, 3.0), (3, 3.0 + 0.4), (1, 3.5)]
     assert (t["loser"], t["loss_reason"]) == (1, "last")
-    # seat 2 needs two turns: it signals at 6.0, after the others copied, and nobody is last; seats 1
-    # and 3 hold sets at 6.0 too, but they have copied already and do not signal again (M3)
+
+
+def test_z5_a_late_signaller_alone_at_the_latest_copy_time_loses_and_one_who_copied_does_not_signal():
+    # seat 2 needs two turns: it signals at 6.0, after the others copied, so its signal is the last
+    # copy and it loses; seats 1 and 3 hold sets at 6.0 too, but they have copied already and do
+    # not signal again (M3)
     t = play_both([[1, 1, 1, 1], [0, 0, 3, 3], [0, 0, 2, 2], [2, 2, 3, 3]],
-                  [LOWEST, script(0, 0), script(2, 2), script(3, 3)], {}, model)
+                  [LOWEST, script(0, 0), script(2, 2), script(3, 3)], {}, LATE, letters=[0, 0, 1, 0])
     assert t["signals"] == [{"seat": 0, "turn": 0}, {"seat": 2, "turn": 2}]
     assert [(c["seat"], c["time"]) for c in t["copies"]] == [(0, 0.0), (3, 3.0 + 0.4), (1, 3.5), (2, 6.0)]
-    assert (t["loser"], t["loss_reason"]) == (None, "tie")
+    assert (t["loser"], t["loss_reason"], t["letters"]) == (2, "last", [0, 0, 2, 0])
+
+
+def test_z5_a_reaction_landing_on_a_late_signal_shares_the_latest_time_and_one_of_the_two_loses():
+    # reading: not a tie (not all holders signalled); the round's generator picks among the holders.
+    # reaction exactly one beat (sigma 0): seats 1 and 3 notice at beat 1 and copy at 6.0, where seat 2
+    # completes its set after two turns and signals
+    model = {**SHARP, "attention": [1.0, 100.0, 0.0, 100.0], "reaction_median": [3.0, 3.0, 3.0, 2.0]}
+    losers = Counter()
+    for key in range(60):
+        t = play_both([[1, 1, 1, 1], [0, 0, 3, 3], [0, 0, 2, 2], [2, 2, 3, 3]],
+                      [LOWEST, script(0, 0), script(2, 2), script(3, 3)], {}, model, key=key)
+        assert t["signals"] == [{"seat": 0, "turn": 0}, {"seat": 2, "turn": 2}]
+        assert [(c["seat"], c["time"]) for c in t["copies"]] == [(0, 0.0), (3, 5.0), (1, 6.0), (2, 6.0)]
+        assert t["loss_reason"] == "last"
+        losers[t["loser"]] += 1
+    assert set(losers) == {1, 2}
 
 
 def test_z5_with_two_players_both_sets_complete_together_so_every_decided_round_is_a_tie():

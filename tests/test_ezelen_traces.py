@@ -1,12 +1,21 @@
-"""Ezelen trace records (shared/spec/traces.md): the spec's example round replayed in both engines,
+"""Ezelen trace records (docs/traces.md): the spec's example round replayed in both engines,
 every required key, and a JSON round trip that keeps every time exactly."""
 
 import json
+import sys
+from collections import Counter
+from itertools import islice
+from pathlib import Path
 
+import pytest
 from test_ezelen_scripts import play_both, script
 
 from simkit.ezelen import batch
+from simkit.ezelen.check import Checker
 from simkit.ezelen.strategy import seats_for
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from independent_ezelen import check_stream  # noqa: E402
 
 SPEC_EXAMPLE = {
     "game": "ezelen", "format": 1, "seed": 7, "match": 0, "round": 0, "players": 3,
@@ -41,3 +50,46 @@ def test_records_survive_json_with_every_time_exact():
         assert set(rec) >= set(SPEC_EXAMPLE)
         line = json.dumps(rec)
         assert "\n" not in line and json.loads(line) == rec
+
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def _golden_files() -> dict[str, list[dict]]:
+    return {p.name: [json.loads(line) for line in p.read_text(encoding="utf-8").splitlines()]
+            for p in sorted(GOLDEN.glob("ezelen-*.jsonl"))}
+
+
+@pytest.mark.parametrize("name", sorted(_golden_files()))
+def test_golden_traces_are_reproduced_and_check_out(name):
+    """`make golden` wrote them with `simkit trace`; a changed engine or rule reading shows up here."""
+    records = _golden_files()[name]
+    first = records[0]
+    seats = seats_for(first["strategies"], first["players"])
+    again = list(islice(batch.match_traces(seats, len(records), first["seed"], first["rules"]), len(records)))
+    assert again == records
+    checker = Checker()
+    for rec in records:
+        checker.check(rec)
+    assert check_stream(records) == len(records)
+
+
+def test_the_golden_traces_pin_every_z5_case():
+    """Z5: a reaction alone at the latest copy time loses; a late signal alone there loses too; two or
+    more same-turn signallers sharing it tie (with 2 players, every decided round)."""
+    cases = Counter()
+    for name, records in _golden_files().items():
+        for rec in records:
+            if rec["loss_reason"] not in ("last", "tie"):
+                continue
+            latest = max(c["time"] for c in rec["copies"])
+            holders = [c["seat"] for c in rec["copies"] if c["time"] == latest]
+            signalled = {e["seat"]: e["turn"] for e in rec["signals"]}
+            if len(holders) == 1:
+                assert (rec["loss_reason"], rec["loser"]) == ("last", holders[0])
+                cases["late signal loses" if holders[0] in signalled else "reaction loses"] += 1
+            else:
+                assert all(s in signalled for s in holders) and len({signalled[s] for s in holders}) == 1
+                assert (rec["loss_reason"], rec["loser"]) == ("tie", None)
+                cases["2-player tie" if rec["players"] == 2 else "same-turn signallers tie"] += 1
+    assert set(cases) == {"late signal loses", "reaction loses", "same-turn signallers tie", "2-player tie"}, cases

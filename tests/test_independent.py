@@ -1,8 +1,8 @@
 """Check the engine's traces with the independent checker in tests/independent_replay.py.
 
 The traces come from the command line tool (`simkit trace`, called through its entry point); the
-checker imports nothing of the engine.  Rule ids (W..) refer to shared/rules/whos-the-ass.md, the format to
-shared/spec/traces.md.
+checker imports nothing of the engine.  Rule ids (W..) refer to docs/rules/whos-the-ass.md, the format to
+docs/traces.md.
 """
 
 from __future__ import annotations

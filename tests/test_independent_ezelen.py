@@ -1,7 +1,7 @@
 """Check simkit's Ezelen traces with the independent checker in tests/independent_ezelen.py.
 
-The checker imports nothing of simkit and was written from shared/rules/ezelen.md (Z1-Z7, M1-M8) and the
-Ezelen part of shared/spec/traces.md only.  This file produces traces with simkit (the batch API and the
+The checker imports nothing of simkit and was written from docs/rules/ezelen.md (Z1-Z7, M1-M8) and the
+Ezelen part of docs/traces.md only.  This file produces traces with simkit (the batch API and the
 `simkit trace` command) and runs the checker on them; the control tests break traces on purpose to show
 that the checker can fail.
 """
@@ -39,8 +39,8 @@ def generate(specs: list[str], n: int, matches: int, seed: int, rules=None, mode
 # (name, specs, players, matches, seed, rules, model)
 CASES = []
 for _n in range(3, 14):
-    CASES.append((f"mixed-{_n}", lineup(_n, _n), _n, 8 if _n < 8 else 4, 100 + _n, None, None))
-    CASES.append((f"mixed-{_n}b", lineup(_n, _n + 3), _n, 4 if _n < 8 else 2, 1000 + 7 * _n, None, None))
+    CASES.append((f"mixed-{_n}", lineup(_n, _n), _n, 10 if _n < 8 else 4, 100 + _n, None, None))
+    CASES.append((f"mixed-{_n}b", lineup(_n, _n + 3), _n, 8 if _n < 8 else 3, 1000 + 7 * _n, None, None))
 for _i, _st in enumerate(STRATEGIES):
     CASES.append((f"all-{_st}", [_st], 4 + _i, 6, 200 + _i, None, None))
     CASES.append((f"all-{_st}-3", [_st], 3, 6, 250 + _i, None, None))
@@ -92,6 +92,8 @@ def test_checker_covers_every_kind_of_round(traces):
         assert reasons[reason] >= least, reasons
     late = sum(1 for r in records if len({s["turn"] for s in r["signals"]}) > 1)
     assert late >= 100  # M3 late signallers
+    late_losers = sum(1 for r in records if r["loss_reason"] == "last" and r["loser"] in _signallers(r))
+    assert late_losers >= 50  # Z5: a late signal alone at the latest copy time loses
     assert sum(1 for r in records if max(r["letters"]) == 4) >= 100  # completed matches (Z7)
     noticed_then_signalled = sum(1 for r in records for e in r["signals"]
                                  if any(x["seat"] == e["seat"] for x in r["notices"]))
@@ -201,6 +203,18 @@ def test_control_tie_called_last(traces):
     _fails(rec, "Z5")
 
 
+def _signallers(rec: dict) -> set[int]:
+    return {e["seat"] for e in rec["signals"]}
+
+
+def test_control_lone_late_signaller_called_a_tie(traces):
+    """Z5: the old reading (a signaller is never last) must fail the checker."""
+    _, rec = _first(traces["mixed-5"], lambda r: r["loss_reason"] == "last" and r["loser"] in _signallers(r))
+    rec["letters"][rec["loser"]] -= 1
+    rec["loss_reason"], rec["loser"] = "tie", None
+    _fails(rec, "Z5")
+
+
 def test_control_missing_copy(traces):
     _, rec = _first(traces["mixed-7"], lambda r: r["loss_reason"] == "last")
     assert rec["copies"][-1]["seat"] == rec["loser"]
@@ -256,6 +270,7 @@ def test_control_missing_late_signal(traces):
 def test_control_extra_first_signal(traces):
     _, rec = _first(traces["mixed-5"], lambda r: r["signals"] and r["loss_reason"] == "last")
     rec["signals"][0]["turn"] += 1
+    rec["signals"].sort(key=lambda e: (e["turn"], e["seat"]))
     _fails(rec, "spec|M3|Z4")
 
 

@@ -1,4 +1,4 @@
-"""Traces follow shared/spec/traces.md to the letter, replay through the rules, and golden
+"""Traces follow docs/traces.md to the letter, replay through the rules, and golden
 traces kept in tests/golden/ are reproduced exactly (a changed engine shows up here)."""
 
 import copy

@@ -1,7 +1,7 @@
 """The fast engine: one round of Ezelen over flat arrays, compiled with numba.
 
 A beat is played in the order of M6, steps (1)–(6); the readings this engine and the reference
-engine share are written down in simkit/ezelen/reference.py. Strategies are called as
+engine share are written down in docs/rules/ezelen.md (Readings). Strategies are called as
 `strats[seat](hand, view, params[seat], memory[seat], rngs[seat])`; every value is checked and
 an illegal one ends the round with a return code (no exceptions in the hot loop, so the same code
 can later become a CUDA device function).
@@ -9,7 +9,7 @@ can later become a CUDA device function).
 The round's generator `rng` (rng.hand_state of the round, after the deal) makes every model draw,
 in this order within beat t: (2) for each seat in seat order that has neither signalled nor
 noticed, one uniform (noticing) and, if it notices, one normal (two words, its reaction time);
-(3) one `below(k)` if k >= 2 non-signallers share the latest copy time; (5) for each seat in seat
+(3) one `below(k)` if k >= 2 players, not all of them signallers, share the latest copy time; (5) for each seat in seat
 order that has neither signalled nor noticed, one uniform (tempo fault), then one `below(k)` if
 k >= 2 seats commit their second fault. Draws are made whatever the probabilities (0 included),
 so changing a probability changes no other draw.
@@ -94,20 +94,24 @@ def _noticing(model, state, copies, n, t, now, rng):
 
 @nb.njit(inline="always", cache=True)
 def _last_to_copy(state, copies, n, rng):
-    """Z5, M3: the loser is the non-signaller with the latest copy time (several: the round's
-    generator picks); -1 when only signallers hold it (a tie)."""
+    """Z5, M3: whoever holds the latest copy time alone loses, a late signaller too; -1 (a tie)
+    when two or more players share it and all of them signalled (then in the same turn). Any
+    other shared latest time: the round's generator picks the loser among its holders."""
     latest = copies[0]
     for s in range(1, n):
         latest = max(latest, copies[s])
     k = 0
+    signalled = 0
     for s in range(n):
-        if copies[s] == latest and state[s, SIGNAL] < 0:
+        if copies[s] == latest:
             k += 1
-    if k == 0:
+            if state[s, SIGNAL] >= 0:
+                signalled += 1
+    if k > 1 and signalled == k:
         return -1
     pick = below(rng, k) if k > 1 else 0
     for s in range(n):
-        if copies[s] == latest and state[s, SIGNAL] < 0:
+        if copies[s] == latest:
             if pick == 0:
                 return s
             pick -= 1

@@ -5,35 +5,8 @@ of values), so that the two can be compared move by move. It calls the same deci
 with views it builds from its own state, and makes the same draws in the same order (listed in
 simkit/ezelen/engine.py), so both write the same trace record.
 
-Readings of the rules digest (shared/rules/ezelen.md) where it leaves room; both engines follow
-them:
-- M6 (3): the round ends in the first beat in which every player has signalled or noticed, even
-  if some reactions are still pending; the latest copy time decides, no passes in that beat.
-- Z5: a player who signalled is never the loser. If the latest copy time is held only by players
-  who signalled (necessarily in the same turn) the round is a tie: no letter. If several players
-  who did not signal hold it exactly (probability ~0 unless reaction_sigma is 0), the round's
-  generator picks the loser uniformly among them, in seat order.
-- M2: noticing starts in the beat after the first signal's beat, so a signal is never noticed in
-  its own beat; `copied_so_far` is counted once per beat, after the signals of step (1), over
-  copy times <= t x beat (signallers of this beat included, reactions of this beat excluded).
-- M3: a noticed player's copy time is b x beat + median x exp(sigma x z). A player who has not
-  copied (nothing noticed, or a reaction still in the future) and holds a set at step (1) of a
-  later beat signals then and copies at min(now, pending reaction) = now. Everybody who holds a
-  set and has not copied at step (1) signals, whether or not anyone signalled before.
-- Z4: a player who has signalled (only such a player) passes on the card arriving in the same
-  turn, from the nearest non-signalling player upstream, without consulting its strategy. A
-  player who copied and later holds a set does not signal and keeps choosing its passes.
-- M4, Z6: faults are drawn for players who have neither signalled nor noticed; the first fault
-  of a player in a round is a warning, the second loses; several second faults in one beat: the
-  round's generator picks uniformly among them, in seat order. Faults end the round in step (5),
-  before the passes of that turn.
-- M5, M6 (4): a round still running at beat max_turns ends stalled (even after a signal), after
-  max_turns turns of passes; no letter.
-- Traces: `copies` lists the copies with time <= the round's end time (turn x beat for tempo and
-  stalled rounds), by time then seat; a round ended in step (3) lists every player, pending
-  reactions included. `signals` and `tempo_faults` are ordered by turn then seat.
-- Z7: letters count up to four; the match ends in the round that gives a player the fourth.
-  Ties and stalled rounds give nobody a letter and the match deals again.
+Where the rules leave room, both engines follow the readings listed in docs/rules/ezelen.md
+(section "Readings"): the rulebook keeps them in one place, with the rule ids the tests cite.
 """
 
 import math
@@ -134,10 +107,10 @@ class Round:
                     p.copy_time = now + m["reaction_median"] * math.exp(m["reaction_sigma"] * self.rng.normal())
 
     def last_to_copy(self) -> int | None:
-        """Z5: the latest copy loses, unless only signallers hold it."""
+        """Z5: the latest copy loses, a late signal too; a tie only if two or more signallers share it."""
         latest = max(p.copy_time for p in self.players)
-        last = [s for s, p in enumerate(self.players) if p.copy_time == latest and p.signal_turn is None]
-        if not last:
+        last = [s for s, p in enumerate(self.players) if p.copy_time == latest]
+        if len(last) > 1 and all(self.players[s].signal_turn is not None for s in last):
             return None
         return last[self.rng.below(len(last))] if len(last) > 1 else last[0]
 

@@ -1,4 +1,4 @@
-"""The rule facts of Ezelen, declared once (rule ids from shared/rules/ezelen.md)."""
+"""The rule facts of Ezelen, declared once (rule ids from docs/rules/ezelen.md)."""
 
 import numpy as np
 

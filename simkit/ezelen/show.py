@@ -1,4 +1,4 @@
-"""A person's reading of one traced Ezelen round (shared/spec/traces.md): the deal, every turn's
+"""A person's reading of one traced Ezelen round (docs/traces.md): the deal, every turn's
 passes with the signals, notices and tempo faults of its beat, the copies with their times, and
 how the round ended."""
 
@@ -48,11 +48,13 @@ def _outcome(record: dict) -> str:
     loser, reason, turns = record["loser"], record["loss_reason"], len(record["turns"])
     if reason == "last":
         time = max(c["time"] for c in record["copies"] if c["seat"] == loser)
-        text = f"seat {loser} copied last, at {time:.3f} s, and loses the round (Z5)"
+        how = " by signalling late" if any(e["seat"] == loser for e in record["signals"]) else ""
+        text = f"seat {loser} copied last{how}, at {time:.3f} s, and loses the round (Z5)"
     elif reason == "tempo":
         text = f"seat {loser} was out of tempo a second time and loses the round (Z6)"
     elif reason == "tie":
-        text = "a tie: only players who signalled in the same turn copied last; no letter, deal again (Z5)"
+        text = ("a tie: players who signalled in the same turn share the latest copy time; no letter, deal again "
+                "(Z5)")
     else:
         text = f"stalled after {turns} turns (max_turns): no letter, deal again (M5)"
     if loser is not None and record["letters"][loser] >= DONKEY_AT:

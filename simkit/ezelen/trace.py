@@ -1,4 +1,4 @@
-"""Traces (shared/spec/traces.md, Ezelen): the compiled engine's output as JSON-ready round records.
+"""Traces (docs/traces.md, Ezelen): the compiled engine's output as JSON-ready round records.
 
 Besides the required keys a record has `notices` ({"seat", "turn"}: the beat each player noticed
 a signal, M2), so that a reader can follow the noticing draws too.

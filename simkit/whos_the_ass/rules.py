@@ -1,4 +1,4 @@
-"""The rule facts of Who's the Ass?, declared once (rule ids from shared/rules/whos-the-ass.md)."""
+"""The rule facts of Who's the Ass?, declared once (rule ids from docs/rules/whos-the-ass.md)."""
 
 import numpy as np
 

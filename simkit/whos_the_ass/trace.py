@@ -1,4 +1,4 @@
-"""Traces (shared/spec/traces.md): the compiled engine's logs as JSON-ready hand records, and a
+"""Traces (docs/traces.md): the compiled engine's logs as JSON-ready hand records, and a
 person's reading of a hand."""
 
 import json
