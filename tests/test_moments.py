@@ -1,0 +1,144 @@
+"""Exact statistics (simkit.moments, reports.stats): the moments of per-deal sums, reduced in
+compiled code from the engine's arrays, give the report's numbers — means, paired differences,
+shares and their intervals over deals — equal to those computed from the rows (to 1e-9), and
+merging chunks is exact integer addition, whatever the split."""
+
+import math
+
+import numpy as np
+import pytest
+
+import experiments
+from experiments.chunks import Task, play_chunk, rotated
+from experiments.spec import parse_spec_dict
+from reports import tables
+from reports.stats import paired_ratio_ci, ratio_ci, wilson_of
+from simkit import moments as M
+
+SPECS = {
+    "rotate-4": {"name": "m4", "players": 4, "hands": 300, "seed": 3,
+                 "lineup": ["greedy", "hoard(release_at=3)", "lowest", "lowest"]},
+    "pool-5": {"name": "m5", "players": 5, "hands": 200, "seed": 4, "pool": ["spend", "lowest", "greedy"]},
+    "ezelen": {"name": "mz", "game": "ezelen", "players": 4, "hands": 400, "seed": 5,
+               "lineup": ["greedy", "sticky", "memory", "random"], "baseline": "greedy"},
+}
+
+
+def _measures(spec, played: dict, n: int) -> np.ndarray:
+    """A row per deal: x[deal, seat, measure] (Who's the Ass?: penalty, went out, held the ass;
+    Ezelen: lost the round)."""
+    if spec.game == "ezelen":
+        return (played["loser"][:, None] == np.arange(n))[:, :, None]
+    p = played["penalties"]
+    return np.stack([p, p == 0, played["ass_end"][:, None] == np.arange(n)], axis=2)
+
+
+def _reduce(spec, chunk: int):
+    """Every cell's deals in chunks of `chunk` deals (all rotations of a deal in its chunk):
+    groups (cell, strategy) then (cell, seat); the merged moments and the group names."""
+    cells = spec.cells()
+    names = [(ci, label) for ci, cell in enumerate(cells) for label in dict.fromkeys(_labels(spec, cell))]
+    names += [(ci, f"seat {s}") for ci, cell in enumerate(cells) for s in range(cell.players)]
+    index = {name: g for g, name in enumerate(names)}
+    base = np.array([index.get((ci, spec.baseline), -1) if not label.startswith("seat ") else -1
+                     for ci, label in names])
+    parts = []
+    for lo in range(0, spec.hands, chunk):
+        hi = min(spec.hands, lo + chunk)
+        scratch = None
+        for ci, cell in enumerate(cells):
+            for r in range(cell.rotations(spec.seating)):
+                played = play_chunk(Task(ci, r, lo, hi), spec)
+                x = _measures(spec, played, cell.players)
+                if scratch is None:
+                    scratch = M.Scratch(len(names), hi - lo, x.shape[2])
+                labels = rotated(tuple(_labels(spec, cell)), r)
+                group = np.array([[index[(ci, lab)] for lab in labels],
+                                  [index[(ci, f"seat {s}")] for s in range(cell.players)]])
+                scratch.add(x, np.arange(hi - lo), group)
+        parts.append(scratch.moments(base))
+    return M.merge(parts), names, index
+
+
+def _labels(spec, cell):
+    from experiments import games
+
+    return [s.label for s in games.get(spec.game).seats_for(list(cell.lineup), cell.players)]
+
+
+def _close(a: float, b: float) -> bool:
+    return a == b or math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+
+
+@pytest.fixture(scope="module", params=sorted(SPECS))
+def case(request, tmp_path_factory):
+    spec = parse_spec_dict(SPECS[request.param])
+    table = experiments.run(SPECS[request.param], tmp_path_factory.mktemp("m") / "run")
+    return spec, table, _reduce(spec, 70)
+
+
+def test_means_and_their_intervals_equal_the_rows(case):
+    spec, table, (moments, names, index) = case
+    value = "lost" if spec.game == "ezelen" else "penalty"
+    rows = tables.strategy_means(table, value)
+    assert len(rows)
+    for r in rows.itertuples():
+        mean, half, n = ratio_ci(moments[index[(r.cell, r.strategy)], 0])
+        assert n == r.n and _close(mean, r.mean) and _close(half, r.ci95), (r, mean, half)
+    for r in tables.seat_effect(table, value).itertuples():
+        mean, half, n = ratio_ci(moments[index[(r.cell, f"seat {r.seat}")], 0])
+        assert n == r.n and _close(mean, r.mean) and _close(half, r.ci95)
+
+
+def test_paired_differences_and_their_intervals_equal_the_rows(case):
+    spec, table, (moments, names, index) = case
+    value = "lost" if spec.game == "ezelen" else "penalty"
+    rows = tables.paired_differences(table, value, spec.baseline)
+    assert len(rows)
+    for r in rows.itertuples():
+        a, b = moments[index[(r.cell, r.strategy)], 0], moments[index[(r.cell, spec.baseline)], 0]
+        diff, half, n = paired_ratio_ci(a, b)
+        assert n == r.n and _close(diff, r.difference) and _close(half, r.ci95), (r, diff, half)
+
+
+def test_shares_and_their_wilson_intervals_equal_the_rows(case):
+    spec, table, (moments, names, index) = case
+    if spec.game == "ezelen":
+        rows, measures = tables.share_by_strategy(table, "lost", "lost"), (("lost", 0),)
+    else:
+        rows, measures = tables.shares(table), (("out", 1), ("ass", 2))
+    for r in rows.itertuples():
+        for name, m in measures:
+            p, low, high, n = wilson_of(moments[index[(r.cell, r.strategy)], m])
+            assert n == r.n
+            assert all(_close(u, v) for u, v in zip((p, low, high), (getattr(r, name), getattr(r, f"{name}_low"),
+                                                                     getattr(r, f"{name}_high"))))
+
+
+@pytest.mark.parametrize("name", ["rotate-4", "ezelen"])
+def test_any_chunking_gives_the_same_moments_bit_for_bit(name):
+    spec = parse_spec_dict({**SPECS[name], "hands": 90})
+    whole, _, _ = _reduce(spec, 90)
+    for chunk in (1, 7, 45):
+        again, _, _ = _reduce(spec, chunk)
+        assert (again == whole).all()
+
+
+def test_merge_is_exact_beyond_int64():
+    big = np.full((1, 1, len(M.MOMENTS)), np.iinfo(np.int64).max, np.int64)
+    total = M.merge([big, big, big])
+    assert int(total[0, 0, 0]) == 3 * (2 ** 63 - 1)
+
+
+def test_the_paired_interval_is_the_one_of_the_deals_differences():
+    """Equal rows per deal: the paired interval is the mean of the deals' differences ± its usual
+    standard error (a check of the delta-method algebra against plain numpy)."""
+    rng = np.random.default_rng(1)
+    a, b = rng.integers(0, 40, 500), rng.integers(0, 40, 500) + (rng.random(500) < 0.3)
+    scratch = M.Scratch(2, 500, 1)
+    scratch.add(np.stack([a, b], axis=1)[:, :, None], np.arange(500), np.array([[0, 1]]))
+    moments = scratch.moments(np.array([1, -1]))
+    diff, half, n = paired_ratio_ci(moments[0, 0], moments[1, 0])
+    d = (a - b).astype(float)
+    assert n == 500 and _close(diff, d.mean()) and _close(half, 1.959963984540054 * d.std(ddof=1) / math.sqrt(500))
+    assert not _close(half, 1.959963984540054 * math.sqrt((a.var(ddof=1) + b.var(ddof=1)) / 500))  # pairing counts
