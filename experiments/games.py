@@ -7,12 +7,33 @@ Each game's modules are imported when the game is first used, so a run of one ga
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pyarrow as pa
 
 from simkit.errors import SimkitError
+
+
+@dataclass(frozen=True)
+class Measures:
+    """What a run's statistics count of a game in one match mode (experiments/statistics.py).
+
+    Seat rows (a seat in a hand, round or match) and table rows (a hand or round of a table) each
+    carry small-integer measures; the first of each counts rows. `main` is the seat measure the
+    report compares strategies by (lower is better), `scale` what its sum is divided by (match
+    wins are counted in 1/27720ths, so a win shared by up to 12 is still a whole number)."""
+
+    seat: tuple[str, ...]
+    table: tuple[str, ...]
+    main: str
+    per: str = "rows"                  # the seat measure `main` is a mean per
+    seat_histogram: str | None = None  # a seat measure whose distribution the report draws
+    table_histogram: str | None = None
+    scale: dict = field(default_factory=dict)
+
+
+WIN_SCALE = 27720  # lcm(1..12): a match win shared by k <= 12 players is WIN_SCALE / k
 
 
 @dataclass(frozen=True)
@@ -31,6 +52,8 @@ class Game:
     seat_config: Callable[..., dict[str, list[float]]] | None = None  # (spec, cell, seats) -> column per seat
     check_model: Callable[..., dict] | None = None  # (values, players, where) -> the spec's `model` table, checked
     meta: Callable[..., dict] | None = None                           # (spec) -> more for meta.json
+    measures: Callable[[str], Measures] | None = None  # (match mode) -> what the statistics count
+    stat_rows: Callable[..., tuple] | None = None  # (played, players) -> seat x, deal, table x, deal
 
 
 def _play_whos_the_ass(seats: list, count: int, first: int, spec, cell) -> dict[str, np.ndarray]:
@@ -53,12 +76,36 @@ def _rows_whos_the_ass(played: dict[str, np.ndarray], n: int, first: int) -> pa.
                      "hands": np.repeat(played["hands"].astype(np.int32), n)})
 
 
+def _measures_whos_the_ass(mode: str) -> Measures:
+    if mode == "single":
+        return Measures(("rows", "penalty", "out", "ass"), ("rows", "tricks"), "penalty",
+                        seat_histogram="penalty", table_histogram="tricks")
+    return Measures(("rows", "total", "win"), ("rows", "hands"), "total", seat_histogram="total",
+                    table_histogram="hands", scale={"win": WIN_SCALE})
+
+
+def _stat_rows_whos_the_ass(played: dict[str, np.ndarray], n: int) -> tuple:
+    """Seat rows x[deal, seat, measure] and table rows x[deal, 1, measure], a deal slot each."""
+    if "penalties" in played:
+        p = played["penalties"]
+        seat = np.stack([np.ones_like(p), p, p == 0, played["ass_end"][:, None] == np.arange(n)], axis=2)
+        table = np.stack([np.ones_like(played["tricks"]), played["tricks"]], axis=1)[:, None, :]
+    else:
+        totals = played["totals"]
+        wins = np.rint(played["wins"] * WIN_SCALE).astype(np.int64)
+        seat = np.stack([np.ones_like(totals), totals, wins], axis=2)
+        table = np.stack([np.ones_like(played["hands"]), played["hands"]], axis=1)[:, None, :]
+    deal = np.arange(len(seat))
+    return seat, deal, table, deal
+
+
 def _whos_the_ass() -> Game:
     from simkit.whos_the_ass.rules import GAME, check_players, check_rules
     from simkit.whos_the_ass.strategy import seats_for
 
     return Game(GAME, check_players, check_rules, seats_for, ("single", "hands", "threshold"), _play_whos_the_ass,
-                _rows_whos_the_ass, "hand", "lowest")
+                _rows_whos_the_ass, "hand", "lowest", measures=_measures_whos_the_ass,
+                stat_rows=_stat_rows_whos_the_ass)
 
 
 def _ezelen_model(spec, cell, seats: list) -> dict:
@@ -131,6 +178,42 @@ def _rows_ezelen(played: dict[str, np.ndarray], n: int, first: int) -> pa.Table:
     return table
 
 
+EZELEN_SEAT = ("rows", "lost", "lost_last", "lost_tempo")
+EZELEN_TABLE = ("rows", "last", "tempo", "tie", "stalled", "signalled", "first_signal", "turns")
+
+
+def _measures_ezelen(mode: str) -> Measures:
+    seat = EZELEN_SEAT + (("matches", "donkey", "letters") if mode == "ezel" else ())
+    return Measures(seat, EZELEN_TABLE, "lost", table_histogram="first_signal")
+
+
+def _stat_rows_ezelen(played: dict[str, np.ndarray], n: int) -> tuple:
+    """Seat rows per round (and, for matches, per match) and table rows per round, each with its
+    deal slot: the round itself, or its match."""
+    from simkit.ezelen.rules import LAST, STALLED, TEMPO, TIE
+
+    loser, reason = played["loser"], played["reason"]
+    lost = loser[:, None] == np.arange(n)
+    ones = np.ones(lost.shape, np.int64)
+    seat = [ones, lost, lost & (reason == LAST)[:, None], lost & (reason == TEMPO)[:, None]]
+    signal = played["first_signal"]
+    table = np.stack([np.ones_like(reason), reason == LAST, reason == TEMPO, reason == TIE, reason == STALLED,
+                      signal >= 0, np.maximum(signal, 0), played["turns"]], axis=1).astype(np.int64)[:, None, :]
+    if "offsets" not in played:
+        deal = np.arange(len(loser))
+        return np.stack(seat, axis=2).astype(np.int64), deal, table, deal
+    offsets = played["offsets"]
+    matches = len(offsets) - 1
+    match_of = np.repeat(np.arange(matches), np.diff(offsets))
+    zeros = np.zeros(lost.shape, np.int64)
+    rounds = np.stack(seat + [zeros, zeros, zeros], axis=2).astype(np.int64)
+    ends = np.zeros((matches, n, len(seat)), np.int64)
+    per_match = np.stack([np.ones((matches, n), np.int64), played["donkey"][:, None] == np.arange(n),
+                          played["letters"]], axis=2).astype(np.int64)
+    seat_x = np.concatenate([rounds, np.concatenate([ends, per_match], axis=2)])
+    return seat_x, np.concatenate([match_of, np.arange(matches)]), table, match_of
+
+
 def _ezelen() -> Game:
     from simkit.ezelen.model import DEFAULT_MODEL, check_values
     from simkit.ezelen.rules import GAME, check_players, check_rules
@@ -140,7 +223,8 @@ def _ezelen() -> Game:
                 "random",
                 extra_keys=("model",), model_names=_ezelen_names(), seat_config=_ezelen_seat_config,
                 check_model=lambda values, players, where="key 'model'": check_values(values, players, where),
-                meta=lambda spec: {"model": {"defaults": DEFAULT_MODEL, "overrides": spec.model}})
+                meta=lambda spec: {"model": {"defaults": DEFAULT_MODEL, "overrides": spec.model}},
+                measures=_measures_ezelen, stat_rows=_stat_rows_ezelen)
 
 
 _GAMES: dict[str, Callable[[], Game]] = {"whos-the-ass": _whos_the_ass, "ezelen": _ezelen}

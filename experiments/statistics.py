@@ -1,0 +1,320 @@
+"""A run's results as exact, mergeable statistics (simkit.moments): what `simkit run` keeps by
+default, and all the report reads.
+
+A chunk is a range of deals, played in every cell and every seat rotation, so all the rows of a
+deal are reduced together: its seats, its rotated replays, an Ezelen match's rounds, and the same
+deal in the other cells (for the means pooled over cells). Groups:
+
+- seat rows (a seat in a hand, round or match): `strategy` (cell, strategy), `seat` (cell, seat)
+  and `pooled` (player count, strategy: over all cells of that player count);
+- table rows (a hand or round of a table, and each deal's replays): `table` (cell).
+
+Each group keeps the moments of its per-deal sums of the game's measures (experiments/games.py,
+Measures), a strategy also its cross moments to the baseline in its cell; histograms of a seat
+measure per strategy and of a table measure per cell. All integers: a chunk's statistics are
+int64, a run's the exact sum of its chunks'. The stored file is small and does not grow with the
+number of hands.
+"""
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from experiments import games
+from experiments.chunks import rotated
+from experiments.spec import Spec
+from simkit.errors import SimkitError
+from simkit.files import atomic_path
+from simkit.moments import Moments, Scratch
+from simkit.plugins import load_strategy_file
+
+REPLAY = ("replays", "beats2")  # table measures of every deal's replay: a count, and 2 x (a beats b) + (a ties b)
+FORMAT = 1
+
+
+def labels(spec: Spec, cell) -> list[str]:
+    """The strategy label of each seat of a cell, in the lineup's order (rotation 0)."""
+    return [s.label for s in games.get(spec.game).seats_for(list(cell.lineup), cell.players)]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The groups of a run, fixed by its spec: (grouping, cell, players, key) each, with the
+    baseline group of every strategy group (-1: none). Pooled groups exist only for player counts
+    with more than one cell (otherwise a cell's own strategy groups are the pooled ones)."""
+
+    groups: tuple[tuple[str, int, int, str], ...]
+    base: tuple[int, ...]
+    measures: games.Measures
+    cells: tuple[dict, ...]
+
+    @property
+    def seat_measures(self) -> tuple[str, ...]:
+        return self.measures.seat
+
+    @property
+    def table_measures(self) -> tuple[str, ...]:
+        return self.measures.table + REPLAY
+
+    def index(self) -> dict[tuple[str, int, int, str], int]:
+        return {g: i for i, g in enumerate(self.groups)}
+
+
+def layout(spec: Spec) -> Layout:
+    cells = spec.cells()
+    groups: list[tuple[str, int, int, str]] = []
+    described = []
+    for ci, cell in enumerate(cells):
+        names = list(dict.fromkeys(labels(spec, cell)))
+        groups += [("strategy", ci, cell.players, name) for name in names]
+        groups += [("seat", ci, cell.players, str(s)) for s in range(cell.players)]
+        described.append({"cell": ci, "players": cell.players, "lineup": labels(spec, cell), "strategies": names,
+                          "rotations": cell.rotations(spec.seating), "sweep": dict(cell.sweep)})
+    many = [n for n in spec.players if sum(c.players == n for c in cells) > 1]
+    for n in many:
+        names = dict.fromkeys(name for ci, c in enumerate(cells) if c.players == n for name in labels(spec, c))
+        groups += [("pooled", -1, n, name) for name in names]
+    index = {g: i for i, g in enumerate(groups)}
+    base = tuple(index.get(("strategy", g[1], g[2], spec.baseline), -1) if g[0] == "strategy" and g[3] != spec.baseline
+                 else -1 for g in groups)
+    measures = games.get(spec.game).measures(spec.match["mode"])
+    return Layout(tuple(groups), base, measures, tuple(described))
+
+
+@dataclass
+class Statistics:
+    """A run's (or a chunk's) statistics: seat groups' and tables' moments, and histograms."""
+
+    layout: Layout
+    seat: Moments
+    table: Moments
+    seat_histograms: dict[int, np.ndarray] = field(default_factory=dict)   # strategy group -> counts by value
+    table_histograms: dict[int, np.ndarray] = field(default_factory=dict)  # cell -> counts by value
+
+    def __add__(self, other: "Statistics") -> "Statistics":
+        return Statistics(self.layout, self.seat + other.seat, self.table + other.table,
+                          _add_histograms(self.seat_histograms, other.seat_histograms),
+                          _add_histograms(self.table_histograms, other.table_histograms))
+
+    def __eq__(self, other) -> bool:
+        return (self.seat == other.seat and self.table == other.table
+                and _same_histograms(self.seat_histograms, other.seat_histograms)
+                and _same_histograms(self.table_histograms, other.table_histograms))
+
+
+def _add_histograms(a: dict, b: dict) -> dict:
+    out = {}
+    for key in a.keys() | b.keys():
+        x, y = a.get(key, np.zeros(0, object)), b.get(key, np.zeros(0, object))
+        size = max(len(x), len(y))
+        out[key] = np.pad(x.astype(object), (0, size - len(x))) + np.pad(y.astype(object), (0, size - len(y)))
+    return out
+
+
+def _same_histograms(a: dict, b: dict) -> bool:
+    return a.keys() == b.keys() and all(np.array_equal(np.trim_zeros(a[k], "b"), np.trim_zeros(b[k], "b")) for k in a)
+
+
+def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] = (),
+                 on_play=None) -> Statistics:
+    """Play deals lo..hi-1 in every cell and rotation and reduce them to statistics. A pure
+    function of its arguments (a Dask worker runs it too); `on_play(cell, rotation, played)` sees
+    each engine call's arrays (the rows, when asked for, are made from them)."""
+    for path in strategy_files:  # a Dask worker has not seen the user's files yet
+        load_strategy_file(path)
+    game = games.get(spec.game)
+    lay = layout(spec)
+    index = lay.index()
+    deals = hi - lo
+    ms, mt = len(lay.seat_measures), len(lay.table_measures)
+    main = lay.seat_measures.index(lay.measures.main)
+    seat = Moments.zeros(len(lay.groups), ms)
+    table = Moments.zeros(len(lay.cells), mt)
+    pooled_ids = [i for i, g in enumerate(lay.groups) if g[0] == "pooled"]
+    pooled = Scratch(len(lay.groups), deals, ms) if pooled_ids else None
+    seat_hist: dict[int, np.ndarray] = {}
+    table_hist: dict[int, np.ndarray] = {}
+    base = np.array(lay.base)
+    for ci, cell in enumerate(spec.cells()):
+        n = cell.players
+        own = [i for i, g in enumerate(lay.groups) if g[1] == ci]  # this cell's groups, local ids 0..
+        local = {g: k for k, g in enumerate(own)}
+        scratch = Scratch(len(own), deals, ms)
+        tables = Scratch(1, deals, mt)
+        names = labels(spec, cell)
+        distinct = list(dict.fromkeys(names))
+        for r in range(cell.rotations(spec.seating)):
+            seated = rotated(tuple(names), r)
+            seats = game.seats_for(rotated(cell.lineup, r), n)
+            played = game.play(seats, deals, lo, spec, cell)
+            if on_play is not None:
+                on_play(ci, r, played)
+            seat_x, seat_deal, table_x, table_deal = game.stat_rows(played, n)
+            strategy = [local[index[("strategy", ci, n, name)]] for name in seated]
+            scratch.add(seat_x, seat_deal, np.array([strategy, [local[index[("seat", ci, n, str(s))]]
+                                                                for s in range(n)]]))
+            if pooled is not None and ("pooled", -1, n, seated[0]) in index:
+                pooled.add(seat_x, seat_deal, np.array([[index[("pooled", -1, n, name)] for name in seated]]))
+            padded = np.zeros(table_x.shape[:2] + (mt,), np.int64)
+            padded[:, :, :table_x.shape[2]] = table_x
+            tables.add(padded, table_deal, np.zeros((1, 1), np.int64))
+            tables.add(_replays(seat_x, seat_deal, deals, seated, distinct, main, mt), np.arange(deals),
+                       np.zeros((1, 1), np.int64))
+            _histogram(seat_hist, seat_x, lay.seat_measures, lay.measures.seat_histogram,
+                       [index[("strategy", ci, n, name)] for name in seated])
+            _histogram(table_hist, table_x, lay.measures.table, lay.measures.table_histogram, [ci],
+                       only=_signalled(table_x, lay.measures))
+        local_base = np.array([local.get(base[g], -1) for g in own])
+        part = scratch.moments(local_base)
+        for k, g in enumerate(own):
+            for whole, piece in zip(seat.parts(), part.parts()):
+                whole[g] = piece[k]
+        whole_table = tables.moments(np.array([-1]))
+        for whole, piece in zip(table.parts(), whole_table.parts()):
+            whole[ci] = piece[0]
+    if pooled is not None:
+        part = pooled.moments(np.full(len(lay.groups), -1))
+        for g in pooled_ids:
+            for whole, piece in zip(seat.parts(), part.parts()):
+                whole[g] = piece[g]
+    return Statistics(lay, seat, table, seat_hist, table_hist)
+
+
+def _replays(seat_x, seat_deal, deals: int, seated: list[str], distinct: list[str], main: int, width: int):
+    """A table row per deal of this replay: `replays` 1, and for a table of two strategies a, b
+    `beats2` = 2 if a's seats have the lower mean of the main measure on this deal, 1 if equal."""
+    out = np.zeros((deals, 1, width), np.int64)
+    out[:, 0, width - 2] = 1
+    if len(distinct) == 2:
+        sums = []
+        for name in distinct:
+            seats = [s for s, label in enumerate(seated) if label == name]
+            total = np.bincount(seat_deal, seat_x[:, seats, main].sum(axis=1), deals).astype(np.int64)
+            count = np.bincount(seat_deal, seat_x[:, seats, 0].sum(axis=1), deals).astype(np.int64)
+            sums.append((total, count))
+        (sa, ca), (sb, cb) = sums
+        out[:, 0, width - 1] = 2 * (sa * cb < sb * ca) + (sa * cb == sb * ca)
+    return out
+
+
+def _signalled(table_x, measures: games.Measures):
+    """Rows whose table histogram counts: Ezelen's first signal only where there was one."""
+    if measures.table_histogram == "first_signal":
+        return table_x[:, 0, measures.table.index("signalled")] > 0
+    return None
+
+
+def _histogram(into: dict, x, names: tuple[str, ...], name: str | None, groups: list[int], only=None) -> None:
+    """Count the values of measure `name` in each seat's rows (measure 0 > 0; `only` a mask of
+    rows) into that seat's group's histogram."""
+    if name is None:
+        return
+    m = names.index(name)
+    for s, g in enumerate(groups):
+        keep = x[:, s, 0] > 0
+        if only is not None:
+            keep &= only
+        counts = np.bincount(x[keep, s, m])
+        old = into.get(g, np.zeros(0, np.int64))
+        size = max(len(old), len(counts))
+        into[g] = np.pad(old, (0, size - len(old))) + np.pad(counts, (0, size - len(counts)))
+
+
+# --- files ----------------------------------------------------------------------------------
+
+def _column_int(values) -> pa.Array:
+    """Exact integers of any size: decimal128 holds 38 digits."""
+    from decimal import Decimal
+
+    return pa.array([Decimal(int(v)) for v in values], pa.decimal128(38, 0))
+
+
+def to_table(stats: Statistics) -> pa.Table:
+    """One long table: a row per (kind, group, moment, measure, measure) or histogram bin."""
+    lay = stats.layout
+    cols: dict[str, list] = {k: [] for k in ("kind", "group", "moment", "a", "b", "value")}
+
+    def put(kind, group, moment, a, b, value):
+        for k, v in zip(cols, (kind, group, moment, a, b, value)):
+            cols[k].append(v)
+
+    for kind, moments in (("seat", stats.seat), ("table", stats.table)):
+        groups, measures = moments.total.shape
+        for g in range(groups):
+            for a in range(measures):
+                put(kind, g, "present", a, -1, moments.present[g, a])
+                put(kind, g, "total", a, -1, moments.total[g, a])
+                for b in range(measures):
+                    put(kind, g, "gram", a, b, moments.gram[g, a, b])
+                    if kind == "seat" and lay.base[g] >= 0:
+                        put(kind, g, "cross", a, b, moments.cross[g, a, b])
+    for kind, hist in (("seat-histogram", stats.seat_histograms), ("table-histogram", stats.table_histograms)):
+        for g, counts in sorted(hist.items()):
+            for value in np.flatnonzero(np.asarray(counts, dtype=object) != 0):
+                put(kind, g, "count", int(value), -1, counts[value])
+    table = pa.table({"kind": pa.array(cols["kind"]).dictionary_encode(), "group": pa.array(cols["group"], pa.int32()),
+                      "moment": pa.array(cols["moment"]).dictionary_encode(), "a": pa.array(cols["a"], pa.int64()),
+                      "b": pa.array(cols["b"], pa.int32()), "value": _column_int(cols["value"])})
+    meta = {"format": FORMAT, "groups": lay.groups, "base": lay.base, "cells": lay.cells,
+            "measures": {"seat": lay.seat_measures, "table": lay.table_measures, "main": lay.measures.main,
+                         "per": lay.measures.per, "seat_histogram": lay.measures.seat_histogram,
+                         "table_histogram": lay.measures.table_histogram, "scale": lay.measures.scale,
+                         "game_table": lay.measures.table}}
+    return table.replace_schema_metadata({"simkit": json.dumps(meta)})
+
+
+def write(stats: Statistics, path: Path, extra: dict | None = None) -> None:
+    table = to_table(stats)
+    if extra:
+        meta = json.loads(table.schema.metadata[b"simkit"])
+        table = table.replace_schema_metadata({"simkit": json.dumps({**meta, **extra})})
+    with atomic_path(path) as tmp:
+        pq.write_table(table, tmp, compression="zstd")
+
+
+def read(path: Path) -> Statistics:
+    """Statistics from a file `write` made."""
+    try:
+        table = pq.read_table(path)
+        meta = json.loads(table.schema.metadata[b"simkit"])
+    except (OSError, KeyError, ValueError, pa.ArrowInvalid) as e:
+        raise SimkitError(f"{path} is not a simkit statistics file ({e})") from None
+    m = meta["measures"]
+    measures = games.Measures(tuple(m["seat"]), tuple(m["game_table"]), m["main"], m["per"], m["seat_histogram"],
+                              m["table_histogram"], m["scale"])
+    lay = Layout(tuple(tuple(g) for g in meta["groups"]), tuple(meta["base"]), measures, tuple(meta["cells"]))
+    seat = Moments.zeros(len(lay.groups), len(lay.seat_measures), object)
+    tab = Moments.zeros(len(lay.cells), len(lay.table_measures), object)
+    seat_hist: dict[int, dict[int, int]] = {}
+    table_hist: dict[int, dict[int, int]] = {}
+    columns = {k: table.column(k).to_pylist() for k in ("kind", "group", "moment", "a", "b", "value")}
+    for kind, g, moment, a, b, value in zip(*columns.values()):
+        value = int(value)
+        if kind in ("seat", "table"):
+            target = seat if kind == "seat" else tab
+            if moment in ("present", "total"):
+                getattr(target, moment)[g, a] = value
+            else:
+                getattr(target, moment)[g, a, b] = value
+        else:
+            (seat_hist if kind == "seat-histogram" else table_hist).setdefault(g, {})[a] = value
+    return Statistics(lay, seat, tab, _dense(seat_hist), _dense(table_hist))
+
+
+def _dense(sparse: dict[int, dict[int, int]]) -> dict[int, np.ndarray]:
+    out = {}
+    for g, bins in sparse.items():
+        counts = np.zeros(max(bins) + 1, object)
+        for value, count in bins.items():
+            counts[value] = count
+        out[g] = counts
+    return out
+
+
+def metadata(path: Path) -> dict:
+    """The extra entries `write` stored (the run's description)."""
+    return json.loads(pq.read_schema(path).metadata[b"simkit"])
