@@ -1,12 +1,10 @@
 """Experiments from Python (a notebook): `run(spec)` does what `simkit run` does and returns the
-results table."""
+run's results: its statistics, and its per-hand rows when asked for."""
 
 import tempfile
 from pathlib import Path
 
-import pandas as pd
-
-from experiments.runner import copy_spec, run_spec, write_spec
+from experiments.runner import Results, copy_spec, run_spec, write_spec
 from experiments.spec import Spec, load_spec, parse_spec_dict
 from simkit.plugins import load_strategy_file
 
@@ -22,22 +20,26 @@ def as_spec(spec: Spec | dict | str | Path) -> Spec:
 
 def run(spec: Spec | dict | str | Path, out: str | Path | None = None, *, hands: int | None = None,
         resume: bool = False, workers: int | None = None, scheduler: str | None = None,
-        strategy_files: tuple[str, ...] = (), report: bool = True) -> pd.DataFrame:
-    """Run an experiment and return its tidy results table (one row per hand or match and seat).
+        strategy_files: tuple[str, ...] = (), report: bool = True, rows: bool = False) -> Results:
+    """Run an experiment; returns its Results: `.stats` (the exact statistics every table of the
+    report comes from; `reports.summary(results)`) and, with `rows`, `.rows`, the tidy per-hand
+    table (one row per hand or match and seat) as a pandas DataFrame.
 
-    With `out`, the run's folder is kept as `simkit run` leaves it (results.parquet, spec.toml,
-    meta.json and, with `report`, the report); without, it runs in a temporary folder that is
-    removed afterwards.
+    With `out`, the run's folder is kept as `simkit run` leaves it (stats.parquet, results.parquet
+    with `rows`, spec.toml, meta.json and, with `report`, the report); without, it runs in a
+    temporary folder that is removed afterwards.
     """
     for path in strategy_files:
         load_strategy_file(path)
     parsed = as_spec(spec)
     if out is None:
         with tempfile.TemporaryDirectory(prefix="simkit-") as tmp:
-            return run_spec(parsed, str(Path(tmp) / "run"), hands=hands, workers=workers, scheduler=scheduler,
-                            strategy_files=strategy_files)
-    table = run_spec(parsed, str(out), resume=resume, hands=hands, workers=workers, scheduler=scheduler,
-                     strategy_files=strategy_files)
+            done = run_spec(parsed, str(Path(tmp) / "run"), hands=hands, workers=workers, scheduler=scheduler,
+                            strategy_files=strategy_files, keep_rows=rows)
+            done.folder = None
+            return done
+    done = run_spec(parsed, str(out), resume=resume, hands=hands, workers=workers, scheduler=scheduler,
+                    strategy_files=strategy_files, keep_rows=rows)
     if isinstance(spec, (str, Path)):
         copy_spec(str(spec), str(out))
     else:
@@ -46,4 +48,4 @@ def run(spec: Spec | dict | str | Path, out: str | Path | None = None, *, hands:
         from reports.report import make_report
 
         make_report(str(out), parsed.baseline)
-    return table
+    return done

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.feather as feather
 import pyarrow.parquet as pq
 
@@ -28,6 +29,15 @@ def constant(value: str | float, rows: int) -> pa.Array:
     if isinstance(value, str):
         return pa.DictionaryArray.from_arrays(np.zeros(rows, np.int8), [value], safe=False)  # index 0: valid
     return pa.array(np.full(rows, value))
+
+
+def deal_major(replays: list[pa.Table]) -> pa.Table:
+    """A chunk's rows deal by deal: for each deal (a hand, round or match), its rows in every cell
+    and rotation, in that order (a stable sort of the replays' rows by deal). This order does not
+    depend on how the run was split into chunks."""
+    whole = pa.concat_tables(replays)
+    key = next(name for name in ("match", "hand", "round") if name in whole.column_names)
+    return whole.take(pc.sort_indices(whole, sort_keys=[(key, "ascending")]))
 
 
 def write_chunk(table: pa.Table, path: Path) -> None:
@@ -64,10 +74,16 @@ class ResultsWriter:
         self._thread = threading.Thread(target=self._work, name="simkit-results", daemon=True)
         self._thread.start()
 
-    def add(self, index: int, task: object, chunk: pa.Table | dict, chunk_file: Path | None) -> None:
-        """Chunk `index` of the plan: the engine's arrays, to be kept in `chunk_file`; or a chunk
-        read back from its file (chunk_file None). The work on it happens in this writer's thread."""
-        self._queue.put((index, task, chunk, chunk_file))  # kept even if an earlier chunk failed
+    def add(self, index: int, tasks: list, chunks: list, chunk_files: list) -> None:
+        """Chunk `index` of the plan: for each of its replays (a cell and rotation: `tasks`), the
+        engine's arrays, to be kept in its chunk file; or a replay read back from its file (its
+        chunk file None). The work on them happens in this writer's thread."""
+        self._queue.put((index, tasks, chunks, chunk_files))  # kept even if an earlier chunk failed
+        self._raise()
+
+    def flush(self) -> None:
+        """Wait until everything handed over is written (its chunk files on disk)."""
+        self._queue.join()
         self._raise()
 
     def close(self) -> None:
@@ -110,20 +126,26 @@ class ResultsWriter:
         while True:
             item = self._queue.get()
             if item is _DONE:
+                self._queue.task_done()
                 return
-            index, task, chunk, chunk_file = item
+            index, tasks, chunks, chunk_files = item
             try:
-                if chunk_file is not None:  # kept on disk whatever happens to the results file
-                    chunk = self._measure(task, chunk)
-                    write_chunk(chunk, chunk_file)
+                kept = []
+                for task, chunk, chunk_file in zip(tasks, chunks, chunk_files):
+                    if chunk_file is not None:  # kept on disk whatever happens to the results file
+                        chunk = self._measure(task, chunk)
+                        write_chunk(chunk, chunk_file)
+                    kept.append(chunk)
                 if self._keep_results and self._error is None:
-                    self._measured = chunk.column_names
-                    self._pending[index] = self._rows(task, chunk)
+                    self._measured = kept[0].column_names
+                    self._pending[index] = deal_major([self._rows(t, c) for t, c in zip(tasks, kept)])
                     while self._next in self._pending:
                         self._append(self._pending.pop(self._next))
                         self._next += 1
             except BaseException as e:  # handed to the main thread by add() / close()
                 self._error = self._error or e
+            finally:
+                self._queue.task_done()
 
     def _append(self, table: pa.Table) -> None:
         for name, value in self._columns.items():

@@ -1,8 +1,10 @@
-"""Run a spec: cells x seat rotations x chunks of hands, each chunk kept on disk as it finishes
-(so an interrupted run resumes without recomputing), then one tidy results table.
+"""Run a spec: chunks of deals, each played in every cell and seat rotation and reduced at once
+to exact statistics (experiments/statistics.py), kept on disk as it finishes (so an interrupted
+run resumes without recomputing), then the run's statistics: their sum. Per-hand rows
+(results.parquet) only on request.
 
-Chunk files are Arrow IPC (a memory copy to write and read back); results.parquet is fed as
-chunks finish (experiments/results.py). Both are written beside and renamed into place.
+Every file is written beside its place and renamed in; chunks/ holds what a resume needs and is
+removed when the run completes.
 """
 
 import json
@@ -11,6 +13,7 @@ import platform
 import shutil
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -19,132 +22,219 @@ import pyarrow as pa
 
 import simkit
 from experiments import executors, games
-from experiments.chunks import Task, measured, play_chunk, rows, strategy_labels
+from experiments import statistics as st
+from experiments.chunks import Task, measured, rows, strategy_labels
 from experiments.results import ResultsWriter, read_chunk
 from experiments.spec import Spec, spec_toml
 from simkit.errors import SimkitError
 from simkit.files import atomic_path
 
-CHUNK = 100_000  # hands (or matches) per chunk: the unit of resume, progress and Dask work
+CHUNK = 25_000          # deals per chunk (a chunk plays them in every cell and rotation): engine calls this big
+CHUNK_MATCHES = 2_500   # matches per chunk (a match is many hands or rounds)
 RESULTS = "results.parquet"
+STATS = "stats.parquet"
 
 
-def plan(spec: Spec, hands: int | None = None, chunk: int | None = None) -> list[Task]:
-    """Every chunk of the run, in the order of the results table."""
-    count, size = hands or spec.hands, chunk or CHUNK
-    tasks = []
-    for ci, cell in enumerate(spec.cells()):
-        for r in range(cell.rotations(spec.seating)):
-            tasks += [Task(ci, r, lo, min(count, lo + size)) for lo in range(0, count, size)]
-    return tasks
+@dataclass(frozen=True)
+class Chunk:
+    """Deals lo..hi-1 of the run, in every cell and seat rotation: the unit of resume, progress
+    and Dask work."""
+
+    lo: int
+    hi: int
+
+    @property
+    def name(self) -> str:
+        return f"deals-{self.lo}-{self.hi}"
+
+
+def chunk_size(spec: Spec) -> int:
+    return CHUNK if spec.match["mode"] == "single" else CHUNK_MATCHES
+
+
+def plan(spec: Spec, hands: int | None = None, chunk: int | None = None) -> list[Chunk]:
+    """Every chunk of the run, in order."""
+    count, size = hands or spec.hands, chunk or chunk_size(spec)
+    return [Chunk(lo, min(count, lo + size)) for lo in range(0, count, size)]
+
+
+def replays(spec: Spec) -> int:
+    """How many times each deal is played: once per cell and rotation."""
+    return sum(cell.rotations(spec.seating) for cell in spec.cells())
+
+
+def play_chunk(chunk: Chunk, spec: Spec, strategy_files: tuple[str, ...] = (), keep_rows: bool = False) -> tuple:
+    """A chunk's statistics, and with `keep_rows` the engine's arrays of each (cell, rotation) for
+    the per-hand rows. What a Dask worker runs and sends back."""
+    played: list = []
+    stats = st.reduce_chunk(spec, chunk.lo, chunk.hi, strategy_files,
+                            on_play=(lambda c, r, arrays: played.append((c, r, arrays))) if keep_rows else None)
+    return stats, played
+
+
+@dataclass
+class Results:
+    """A finished run: its statistics; its per-hand rows when they were asked for; its folder."""
+
+    stats: st.Statistics
+    rows: pd.DataFrame | None = None
+    folder: Path | None = None
 
 
 def run_spec(spec: Spec, out: str, resume: bool = False, hands: int | None = None,
              progress: Callable[[int], None] | None = None, workers: int | None = None,
-             scheduler: str | None = None, strategy_files: tuple[str, ...] = (), chunk: int | None = None
-             ) -> pd.DataFrame:
-    """Run every cell of `spec` into folder `out`; returns the results table.
+             scheduler: str | None = None, strategy_files: tuple[str, ...] = (), chunk: int | None = None,
+             keep_rows: bool = False) -> Results:
+    """Run every cell of `spec` into folder `out`; returns its statistics (and rows, if kept).
 
     Chunks run in this process by default, or on Dask with `workers` (a local cluster of that many
-    processes) or `scheduler` (an existing cluster's address); the table is the same either way.
+    processes) or `scheduler` (an existing cluster's address); the results are the same either way.
     """
-    write_results(spec, out, resume, hands, progress, workers, scheduler, strategy_files, chunk)
-    return read_results(out)
+    write_results(spec, out, resume, hands, progress, workers, scheduler, strategy_files, chunk, keep_rows)
+    return Results(read_stats(out), read_results(out) if keep_rows else None, Path(out))
 
 
 def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None = None,
                   progress: Callable[[int], None] | None = None, workers: int | None = None,
-                  scheduler: str | None = None, strategy_files: tuple[str, ...] = (), chunk: int | None = None
-                  ) -> Path:
-    """The runner's work without reading the table back: chunks, results.parquet, meta.json.
-    `chunk` (default CHUNK) is the hands (or matches) per chunk; it never changes the results."""
+                  scheduler: str | None = None, strategy_files: tuple[str, ...] = (), chunk: int | None = None,
+                  keep_rows: bool = False) -> Path:
+    """The runner's work: chunks, stats.parquet (and results.parquet with `keep_rows`), meta.json.
+    `chunk` (deals per chunk) never changes the results."""
     folder = Path(out)
     chunks = folder / "chunks"
     if folder.exists() and any(folder.iterdir()) and not resume:
         raise SimkitError(f"{out} already holds a run; use --resume to finish it, or another --out")
     if workers is not None and workers < 1:
         raise SimkitError(f"--workers must be at least 1, got {workers}")
+    count = hands or spec.hands
+    size = chunk or chunk_size(spec)
     try:
-        chunks.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise SimkitError(f"cannot create {folder}: {e.strerror}") from None
+    if _same_run(folder, spec, count, size, keep_rows):
+        return folder / STATS  # complete already: nothing to play
+    try:
+        chunks.mkdir(exist_ok=True)
     except OSError as e:
         raise SimkitError(f"cannot create {chunks}: {e.strerror}") from None
-    _same_run(folder, spec, hands or spec.hands, chunk or CHUNK)
-    tasks = plan(spec, hands, chunk)
+    tasks = plan(spec, count, size)
+    per_deal = replays(spec)
+    replay_of = [(ci, r) for ci, cell in enumerate(spec.cells()) for r in range(cell.rotations(spec.seating))]
     labels = strategy_labels(spec)
     files = tuple(str(Path(f).resolve()) for f in strategy_files)
     ready = time.perf_counter()
     if workers is None and scheduler is None:  # compile the engine (or load it) outside the timing
-        play_chunk(Task(0, 0, 0, 1), spec, files)
+        play_chunk(Chunk(0, 1), spec, files)
     start = time.perf_counter()
-    writer = ResultsWriter(folder / RESULTS, lambda task, played: measured(task, played, spec),
-                           lambda task, chunk: rows(task, chunk, spec, labels),
-                           {"experiment": spec.name, **spec.rules})
+    writer = None
+    if keep_rows:
+        writer = ResultsWriter(folder / RESULTS, lambda task, played: measured(task, played, spec),
+                               lambda task, chunk_: rows(task, chunk_, spec, labels),
+                               {"experiment": spec.name, **spec.rules})
+    total = None
     try:
         todo = []
         for index, task in enumerate(tasks):
-            path = chunks / f"{task.name}.arrow"
+            path = chunks / f"{task.name}.parquet"
             if path.exists():
-                writer.add(index, task, read_chunk(path), None)
+                part = st.read(path)
+                total = part if total is None else total + part
+                if writer is not None:
+                    olds = [Task(ci, r, task.lo, task.hi) for ci, r in replay_of]
+                    writer.add(index, olds, [read_chunk(chunks / f"{old.name}.arrow") for old in olds],
+                               [None] * len(olds))
                 if progress:
-                    progress(task.hi - task.lo)
+                    progress((task.hi - task.lo) * per_deal)
             else:
                 todo.append((index, task))
         order = {task: index for index, task in todo}
         pending = [task for _, task in todo]
         if workers is None and scheduler is None:
-            done = executors.in_process(play_chunk, pending, spec, files)
+            done = executors.in_process(play_chunk, pending, spec, files, keep_rows)
         else:
-            done = executors.on_dask(play_chunk, pending, spec, files, workers=workers, scheduler=scheduler)
-        for task, played in done:
-            writer.add(order[task], task, played, chunks / f"{task.name}.arrow")
+            done = executors.on_dask(play_chunk, pending, spec, files, keep_rows, workers=workers,
+                                     scheduler=scheduler)
+        for task, (part, played) in done:
+            if writer is not None:  # the rows' chunk files first: a chunk's statistics file says it is whole
+                olds = [Task(ci, r, task.lo, task.hi) for ci, r, _ in played]
+                writer.add(order[task], olds, [arrays for _, _, arrays in played],
+                           [chunks / f"{old.name}.arrow" for old in olds])
+                writer.flush()
+            st.write(part, chunks / f"{task.name}.parquet")
+            total = part if total is None else total + part
             if progress:
-                progress(task.hi - task.lo)
-        writer.close()
+                progress((task.hi - task.lo) * per_deal)
+        if writer is not None:
+            writer.close()
     except BaseException:
-        writer.abort()  # every chunk handed over is still written; no half results file
+        if writer is not None:
+            writer.abort()  # every chunk handed over is still written; no half results file
         raise
     elapsed = time.perf_counter() - start
-    played = sum(t.hi - t.lo for t in pending)
+    played_now = sum(t.hi - t.lo for t in pending) * per_deal
     meta = {"simkit": simkit.__version__, "numpy": np.__version__, "pandas": pd.__version__,
             "pyarrow": pa.__version__, "experiment": spec.name, "game": spec.game, "seed": spec.seed,
-            "hands": hands or spec.hands, "cells": len(spec.cells()), "chunks": len(tasks), "match": spec.match,
-            "seating": spec.seating, "rules": spec.rules, "baseline": spec.baseline,
+            "hands": count, "cells": len(spec.cells()), "replays_per_deal": per_deal, "chunks": len(tasks),
+            "chunk_deals": size, "match": spec.match, "seating": spec.seating, "rules": spec.rules,
+            "baseline": spec.baseline, "rows": keep_rows,
             "executor": "in-process" if workers is None and scheduler is None else
             (f"dask {scheduler}" if scheduler else f"dask local cluster, {workers} workers"),
-            "played_now": played, "duration_s": round(elapsed, 3), "engine_ready_s": round(start - ready, 3),
-            "hands_per_s": round(played / elapsed) if played and elapsed > 0 else None,
-            "writer_cpu_s": round(writer.cpu_s, 3),
+            "played_now": played_now, "duration_s": round(elapsed, 3), "engine_ready_s": round(start - ready, 3),
+            "hands_per_s": round(played_now / elapsed) if played_now and elapsed > 0 else None,
+            "writer_cpu_s": round(writer.cpu_s, 3) if writer is not None else 0.0,
             "machine": {"python": platform.python_version(), "system": platform.platform(),
                         "cpus": os.cpu_count()}}
     game = games.get(spec.game)
     if game.meta is not None:
         meta.update(game.meta(spec))
+    st.write(total, folder / STATS, {"run": {k: meta[k] for k in ("experiment", "game", "seed", "hands", "match",
+                                                                   "seating", "rules", "baseline")}})
     with atomic_path(folder / "meta.json") as tmp:
         tmp.write_text(json.dumps(meta, indent=2))
-    return folder / RESULTS
+    _complete(folder)
+    shutil.rmtree(chunks, ignore_errors=True)
+    return folder / STATS
 
 
-def _same_run(folder: Path, spec: Spec, hands: int, chunk: int) -> None:
+def _same_run(folder: Path, spec: Spec, hands: int, chunk: int, keep_rows: bool) -> bool:
     """Record what this folder's chunks are chunks of; a resume must be of the same run, since a
-    chunk file is named only by its cell, rotation and hands."""
-    what = {"spec": spec_toml(spec), "hands": hands, "chunk": chunk}
+    chunk file is named only by its deals. True if that run is already complete."""
+    what = {"spec": spec_toml(spec), "hands": hands, "chunk": chunk, "rows": keep_rows}
     path = folder / "run.json"
     if path.is_file():
         before = json.loads(path.read_text())
-        for key, label in (("spec", "spec"), ("hands", "--hands"), ("chunk", "chunk size")):
+        for key, label in (("spec", "spec"), ("hands", "--hands"), ("chunk", "chunk size"), ("rows", "--rows")):
             if before.get(key) != what[key]:
                 raise SimkitError(f"{folder} holds chunks of another run (its {label} differs); finish it with the "
                                   "same spec and options, or use another --out")
-        return
+        return bool(before.get("complete")) and (folder / STATS).is_file()
     with atomic_path(path) as tmp:
         tmp.write_text(json.dumps(what, indent=2))
+    return False
+
+
+def _complete(folder: Path) -> None:
+    path = folder / "run.json"
+    what = json.loads(path.read_text())
+    with atomic_path(path) as tmp:
+        tmp.write_text(json.dumps({**what, "complete": True}, indent=2))
+
+
+def read_stats(out: str) -> st.Statistics:
+    """A run's statistics."""
+    path = Path(out) / STATS
+    if not path.is_file():
+        raise SimkitError(f"{out} holds no {STATS} (run `simkit run` first)")
+    return st.read(path)
 
 
 def read_results(out: str) -> pd.DataFrame:
-    """A run's results table (strategy and the text config columns as categoricals)."""
+    """A run's per-hand rows (written with --rows; strategy and the text config columns as
+    categoricals)."""
     path = Path(out) / RESULTS
     if not path.is_file():
-        raise SimkitError(f"{out} holds no {RESULTS} (run `simkit run` first)")
+        raise SimkitError(f"{out} holds no {RESULTS} (it is written with `simkit run --rows`)")
     return pd.read_parquet(path)
 
 

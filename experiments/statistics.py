@@ -10,7 +10,8 @@ deal in the other cells (for the means pooled over cells). Groups:
 - table rows (a hand or round of a table, and each deal's replays): `table` (cell).
 
 Each group keeps the moments of its per-deal sums of the game's measures (experiments/games.py,
-Measures), a strategy also its cross moments to the baseline in its cell; histograms of a seat
+Measures), and every ordered pair of strategies at one table their cross moments (so the report
+can take any of them as the baseline of paired differences); histograms of a seat
 measure per strategy and of a table measure per cell. All integers: a chunk's statistics are
 int64, a run's the exact sum of its chunks'. The stored file is small and does not grow with the
 number of hands.
@@ -43,12 +44,12 @@ def labels(spec: Spec, cell) -> list[str]:
 
 @dataclass(frozen=True)
 class Layout:
-    """The groups of a run, fixed by its spec: (grouping, cell, players, key) each, with the
-    baseline group of every strategy group (-1: none). Pooled groups exist only for player counts
-    with more than one cell (otherwise a cell's own strategy groups are the pooled ones)."""
+    """The groups of a run, fixed by its spec: (grouping, cell, players, key) each, and the pairs
+    (g, b) of strategy groups of one cell. Pooled groups exist only for player counts with more
+    than one cell (otherwise a cell's own strategy groups are the pooled ones)."""
 
     groups: tuple[tuple[str, int, int, str], ...]
-    base: tuple[int, ...]
+    pairs: tuple[tuple[int, int], ...]
     measures: games.Measures
     cells: tuple[dict, ...]
 
@@ -73,16 +74,16 @@ def layout(spec: Spec) -> Layout:
         groups += [("strategy", ci, cell.players, name) for name in names]
         groups += [("seat", ci, cell.players, str(s)) for s in range(cell.players)]
         described.append({"cell": ci, "players": cell.players, "lineup": labels(spec, cell), "strategies": names,
-                          "rotations": cell.rotations(spec.seating), "sweep": dict(cell.sweep)})
+                          "rotations": cell.rotations(spec.seating), "seating": spec.seating,
+                          "sweep": dict(cell.sweep)})
     many = [n for n in spec.players if sum(c.players == n for c in cells) > 1]
     for n in many:
         names = dict.fromkeys(name for ci, c in enumerate(cells) if c.players == n for name in labels(spec, c))
         groups += [("pooled", -1, n, name) for name in names]
-    index = {g: i for i, g in enumerate(groups)}
-    base = tuple(index.get(("strategy", g[1], g[2], spec.baseline), -1) if g[0] == "strategy" and g[3] != spec.baseline
-                 else -1 for g in groups)
+    strategies = [i for i, g in enumerate(groups) if g[0] == "strategy"]
+    pairs = tuple((g, b) for g in strategies for b in strategies if g != b and groups[g][1] == groups[b][1])
     measures = games.get(spec.game).measures(spec.match["mode"])
-    return Layout(tuple(groups), base, measures, tuple(described))
+    return Layout(tuple(groups), pairs, measures, tuple(described))
 
 
 @dataclass
@@ -132,13 +133,12 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
     deals = hi - lo
     ms, mt = len(lay.seat_measures), len(lay.table_measures)
     main = lay.seat_measures.index(lay.measures.main)
-    seat = Moments.zeros(len(lay.groups), ms)
+    seat = Moments.zeros(len(lay.groups), ms, len(lay.pairs))
     table = Moments.zeros(len(lay.cells), mt)
     pooled_ids = [i for i, g in enumerate(lay.groups) if g[0] == "pooled"]
     pooled = Scratch(len(lay.groups), deals, ms) if pooled_ids else None
     seat_hist: dict[int, np.ndarray] = {}
     table_hist: dict[int, np.ndarray] = {}
-    base = np.array(lay.base)
     for ci, cell in enumerate(spec.cells()):
         n = cell.players
         own = [i for i, g in enumerate(lay.groups) if g[1] == ci]  # this cell's groups, local ids 0..
@@ -168,18 +168,19 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
                        [index[("strategy", ci, n, name)] for name in seated])
             _histogram(table_hist, table_x, lay.measures.table, lay.measures.table_histogram, [ci],
                        only=_signalled(table_x, lay.measures))
-        local_base = np.array([local.get(base[g], -1) for g in own])
-        part = scratch.moments(local_base)
+        mine = [p for p, (g, _) in enumerate(lay.pairs) if lay.groups[g][1] == ci]
+        part = scratch.moments(np.array([(local[lay.pairs[p][0]], local[lay.pairs[p][1]]) for p in mine]))
         for k, g in enumerate(own):
-            for whole, piece in zip(seat.parts(), part.parts()):
+            for whole, piece in zip(seat.parts()[:3], part.parts()[:3]):
                 whole[g] = piece[k]
-        whole_table = tables.moments(np.array([-1]))
-        for whole, piece in zip(table.parts(), whole_table.parts()):
+        seat.cross[mine] = part.cross
+        whole_table = tables.moments()
+        for whole, piece in zip(table.parts()[:3], whole_table.parts()[:3]):
             whole[ci] = piece[0]
     if pooled is not None:
-        part = pooled.moments(np.full(len(lay.groups), -1))
+        part = pooled.moments()
         for g in pooled_ids:
-            for whole, piece in zip(seat.parts(), part.parts()):
+            for whole, piece in zip(seat.parts()[:3], part.parts()[:3]):
                 whole[g] = piece[g]
     return Statistics(lay, seat, table, seat_hist, table_hist)
 
@@ -250,8 +251,10 @@ def to_table(stats: Statistics) -> pa.Table:
                 put(kind, g, "total", a, -1, moments.total[g, a])
                 for b in range(measures):
                     put(kind, g, "gram", a, b, moments.gram[g, a, b])
-                    if kind == "seat" and lay.base[g] >= 0:
-                        put(kind, g, "cross", a, b, moments.cross[g, a, b])
+    for p in range(len(lay.pairs)):
+        for a in range(len(lay.seat_measures)):
+            for b in range(len(lay.seat_measures)):
+                put("pair", p, "cross", a, b, stats.seat.cross[p, a, b])
     for kind, hist in (("seat-histogram", stats.seat_histograms), ("table-histogram", stats.table_histograms)):
         for g, counts in sorted(hist.items()):
             for value in np.flatnonzero(np.asarray(counts, dtype=object) != 0):
@@ -259,7 +262,7 @@ def to_table(stats: Statistics) -> pa.Table:
     table = pa.table({"kind": pa.array(cols["kind"]).dictionary_encode(), "group": pa.array(cols["group"], pa.int32()),
                       "moment": pa.array(cols["moment"]).dictionary_encode(), "a": pa.array(cols["a"], pa.int64()),
                       "b": pa.array(cols["b"], pa.int32()), "value": _column_int(cols["value"])})
-    meta = {"format": FORMAT, "groups": lay.groups, "base": lay.base, "cells": lay.cells,
+    meta = {"format": FORMAT, "groups": lay.groups, "pairs": lay.pairs, "cells": lay.cells,
             "measures": {"seat": lay.seat_measures, "table": lay.table_measures, "main": lay.measures.main,
                          "per": lay.measures.per, "seat_histogram": lay.measures.seat_histogram,
                          "table_histogram": lay.measures.table_histogram, "scale": lay.measures.scale,
@@ -286,15 +289,18 @@ def read(path: Path) -> Statistics:
     m = meta["measures"]
     measures = games.Measures(tuple(m["seat"]), tuple(m["game_table"]), m["main"], m["per"], m["seat_histogram"],
                               m["table_histogram"], m["scale"])
-    lay = Layout(tuple(tuple(g) for g in meta["groups"]), tuple(meta["base"]), measures, tuple(meta["cells"]))
-    seat = Moments.zeros(len(lay.groups), len(lay.seat_measures), object)
-    tab = Moments.zeros(len(lay.cells), len(lay.table_measures), object)
+    lay = Layout(tuple(tuple(g) for g in meta["groups"]), tuple(tuple(p) for p in meta["pairs"]), measures,
+                 tuple(meta["cells"]))
+    seat = Moments.zeros(len(lay.groups), len(lay.seat_measures), len(lay.pairs), object)
+    tab = Moments.zeros(len(lay.cells), len(lay.table_measures), 0, object)
     seat_hist: dict[int, dict[int, int]] = {}
     table_hist: dict[int, dict[int, int]] = {}
     columns = {k: table.column(k).to_pylist() for k in ("kind", "group", "moment", "a", "b", "value")}
     for kind, g, moment, a, b, value in zip(*columns.values()):
         value = int(value)
-        if kind in ("seat", "table"):
+        if kind == "pair":
+            seat.cross[g, a, b] = value
+        elif kind in ("seat", "table"):
             target = seat if kind == "seat" else tab
             if moment in ("present", "total"):
                 getattr(target, moment)[g, a] = value

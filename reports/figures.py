@@ -1,4 +1,4 @@
-"""matplotlib figures of a results table (no display needed)."""
+"""matplotlib figures of a run's statistics (no display needed)."""
 
 import matplotlib
 
@@ -8,6 +8,26 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from reports.tables import lineup_names  # noqa: E402
+
+
+def _summed(histograms: dict, groups) -> np.ndarray:
+    """The counts by value of several groups' histograms together."""
+    parts = [np.asarray(histograms[g], dtype=np.float64) for g in groups if g in histograms]
+    if not parts:
+        return np.zeros(1)
+    out = np.zeros(max(len(p) for p in parts))
+    for part in parts:
+        out[:len(part)] += part
+    return out
+
+
+def _step(ax, counts: np.ndarray, label: str) -> None:
+    """A histogram of whole values as a density step line (bins centred on the values)."""
+    if counts.sum() == 0:
+        return
+    values = np.arange(len(counts))
+    ax.hist(values, bins=np.arange(0, len(counts) + 1) - 0.5, weights=counts / counts.sum(), histtype="step",
+            label=label)
 
 
 def strategy_comparison(means: pd.DataFrame, value: str):
@@ -27,12 +47,16 @@ def strategy_comparison(means: pd.DataFrame, value: str):
     return fig
 
 
-def distributions(table: pd.DataFrame, value: str):
-    """How `value` is spread, per strategy (all cells together)."""
+def distributions(stats, value: str):
+    """How `value` is spread, per strategy (all cells together), up to its 99.5th percentile."""
     fig, ax = plt.subplots(figsize=(8, 4))
-    top = int(np.percentile(table[value], 99.5)) + 1
-    for strategy, group in table.groupby("strategy"):
-        ax.hist(group[value], bins=np.arange(0, top + 2) - 0.5, histtype="step", density=True, label=strategy)
+    names = list(dict.fromkeys(g[3] for g in stats.layout.groups if g[0] == "strategy"))
+    every = _summed(stats.seat_histograms, stats.seat_histograms)
+    top = int(np.searchsorted(np.cumsum(every) / max(every.sum(), 1), 0.995)) + 1
+    for name in sorted(names):
+        counts = _summed(stats.seat_histograms, [g for g, key in enumerate(stats.layout.groups)
+                                                 if key[0] == "strategy" and key[3] == name])
+        _step(ax, np.pad(counts, (0, max(0, top + 1 - len(counts))))[:top + 1], name)
     ax.set_xlabel(value)
     ax.set_ylabel("share")
     ax.legend(fontsize=7, ncol=2)
@@ -40,16 +64,18 @@ def distributions(table: pd.DataFrame, value: str):
     return fig
 
 
-def hand_lengths(table: pd.DataFrame):
+def hand_lengths(stats):
     """Tricks per hand (one count per hand and rotation): a line per cell, or per player count
     when there are many cells."""
     fig, ax = plt.subplots(figsize=(8, 3.5))
-    per_hand = table[table["seat"] == 0]
-    keys = ["cell", "players"] if per_hand["cell"].nunique() <= 8 else ["players"]
-    for key, group in per_hand.groupby(keys):
-        label = f"cell {key[0]}, {key[1]} players" if len(keys) == 2 else f"{key[0]} players (all cells)"
-        ax.hist(group["tricks"], bins=np.arange(0, group["tricks"].max() + 2) - 0.5, histtype="step",
-                density=True, label=label)
+    cells = stats.layout.cells
+    if len(cells) <= 8:
+        lines = [(f"cell {c['cell']}, {c['players']} players", [c["cell"]]) for c in cells]
+    else:
+        players = sorted({c["players"] for c in cells})
+        lines = [(f"{n} players (all cells)", [c["cell"] for c in cells if c["players"] == n]) for n in players]
+    for label, group in lines:
+        _step(ax, _summed(stats.table_histograms, group), label)
     ax.set_xlabel("tricks per hand")
     ax.set_ylabel("share")
     ax.legend(fontsize=7, ncol=2)
@@ -132,19 +158,19 @@ def loss_causes(causes: pd.DataFrame):
     return fig
 
 
-def first_signal_turns(table: pd.DataFrame):
+def first_signal_turns(stats):
     """Ezelen: how many turns pass before the first signal, as the share of rounds signalled by
     each turn (a line per cell, named by its strategies; log scale, since random passing takes
     a hundred times longer than the others)."""
     fig, ax = plt.subplots(figsize=(8, 4))
-    one = table[(table["seat"] == 0) & (table["first_signal"] >= 0)]
-    names = lineup_names(table)
-    cells = sorted(one["cell"].unique())
-    for cell in cells[:12]:
-        turns = np.sort(one.loc[one["cell"] == cell, "first_signal"].to_numpy())
-        players = int(one.loc[one["cell"] == cell, "players"].iloc[0])
-        ax.step(turns + 1, np.arange(1, len(turns) + 1) / len(turns), where="post",
-                label=f"cell {cell}: {names[cell]} ({players}p)")
+    names = lineup_names(stats)
+    for cell in stats.layout.cells[:12]:
+        counts = _summed(stats.table_histograms, [cell["cell"]])
+        if counts.sum() == 0:
+            continue
+        turns = np.flatnonzero(counts)
+        ax.step(turns + 1, np.cumsum(counts[turns]) / counts.sum(), where="post",
+                label=f"cell {cell['cell']}: {names[cell['cell']]} ({cell['players']}p)")
     ax.set_xscale("log")
     ax.set_xlabel("turn of the first signal + 1 (1 = a set dealt; log scale)")
     ax.set_ylabel("share of rounds signalled by then")

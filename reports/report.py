@@ -1,6 +1,7 @@
-"""`simkit report DIR`: the results table of a run as report.md and a self-contained report.html,
-with the figures as PNG files beside them (embedded in the HTML). The tables and figures are also
-one call away for notebooks: `summary(table)` and `figures_for(table)`."""
+"""`simkit report DIR`: a run's statistics as report.md and a self-contained report.html, with the
+figures as PNG files beside them (embedded in the HTML). The tables and figures are also one call
+away for notebooks: `summary(results)` and `figures_for(results)`. Time and memory do not depend
+on the number of hands: everything is read off the run's statistics (stats.parquet)."""
 
 import base64
 import html
@@ -10,74 +11,77 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import pandas as pd
 
+from experiments import statistics as st
+from experiments.statistics import Statistics
 from reports import figures, tables
 from simkit.errors import SimkitError
 from simkit.files import atomic_path
-
-
-def _measure(table: pd.DataFrame) -> str:
-    """The main number of a row: penalty points (hands), match totals, or a lost round (Ezelen)."""
-    return next(c for c in ("penalty", "total", "lost") if c in table.columns)
-
 
 TITLES = {"penalty": "Mean penalty per strategy", "total": "Mean match total per strategy",
           "lost": "Share of rounds lost per strategy"}
 FEWER = {"penalty": "fewer points", "total": "fewer points", "lost": "fewer rounds lost"}
 
 
-def summary(table: pd.DataFrame, baseline: str = "lowest") -> dict[str, pd.DataFrame]:
+def _stats(results) -> Statistics:
+    """Statistics, from a run's Results (experiments.run) or as they are."""
+    return results.stats if hasattr(results, "stats") else results
+
+
+def summary(results, baseline: str = "lowest") -> dict[str, pd.DataFrame]:
     """Every statistics table of the report, by title (numbers unformatted, each with its n)."""
-    value = _measure(table)
-    out = {TITLES[value]: tables.strategy_means(table, value)}
+    stats = _stats(results)
+    value = tables.measure(stats)
+    out = {TITLES[value]: tables.strategy_means(stats)}
     if value == "penalty":
-        out["Went out / held the ass at the end"] = tables.shares(table)
+        out["Went out / held the ass at the end"] = tables.shares(stats)
     elif value == "total":
-        out["Match wins"] = tables.win_rates(table)
+        out["Match wins"] = tables.win_rates(stats)
     else:
-        if "donkey" in table.columns:
-            out["Became the donkey (E-Z-E-L)"] = tables.donkey_rates(table)
-        out["Rounds lost by cause"] = tables.loss_causes(table)
-        out["How rounds end"] = tables.round_outcomes(table)
-        out["Turn of the first signal"] = tables.first_signal(table)
+        if "donkey" in stats.layout.seat_measures:
+            out["Became the donkey (E-Z-E-L)"] = tables.donkey_rates(stats)
+        out["Rounds lost by cause"] = tables.loss_causes(stats)
+        out["How rounds end"] = tables.round_outcomes(stats)
+        out["Turn of the first signal"] = tables.first_signal(stats)
     out[f"Paired difference to {baseline} (same deal, same seat; negative = {FEWER[value]})"] = \
-        tables.paired_differences(table, value, baseline)
-    sweep = [c for c in table.columns if "." in c]
-    pairs = tables.pairwise(table, value) if not sweep else pd.DataFrame()
-    if len(pairs) and table["cell"].nunique() > 1:  # a tournament: every cell another pairing
+        tables.paired_differences(stats, baseline)
+    sweep = any(c["sweep"] for c in stats.layout.cells)
+    pairs = tables.pairwise(stats) if not sweep else pd.DataFrame()
+    if len(pairs) and len(stats.layout.cells) > 1:  # a tournament: every cell another pairing
         out["Head to head (tournament)"] = pairs
     if sweep:
-        out["Parameter sweep"] = tables.sweep_curves(table, value, baseline)
-    out["Seat position effect"] = tables.seat_effect(table, value)
+        out["Parameter sweep"] = tables.sweep_curves(stats, baseline)
+    out["Seat position effect"] = tables.seat_effect(stats)
     return out
 
 
-def figures_for(table: pd.DataFrame, stats: dict[str, pd.DataFrame] | None = None,
+def figures_for(results, stats_tables: dict[str, pd.DataFrame] | None = None,
                 baseline: str = "lowest") -> dict[str, plt.Figure]:
     """The report's matplotlib figures by file name (close them when done)."""
-    stats = stats or summary(table, baseline)
-    value = _measure(table)
-    means = stats[TITLES[value]]
+    stats = _stats(results)
+    found = stats_tables or summary(stats, baseline)
+    value = tables.measure(stats)
+    means = found[TITLES[value]]
     if means["cell"].nunique() > 1:  # many cells: each strategy over all its cells, per player count
-        means = tables.strategy_means(table, value, by_cell=False)
+        means = tables.strategy_means(stats, by_cell=False)
     out = {"comparison.png": figures.strategy_comparison(means, value)}
-    if "Match wins" in stats:
-        out["match-wins.png"] = figures.shares(stats["Match wins"], "win", "low", "high",
+    if "Match wins" in found:
+        out["match-wins.png"] = figures.shares(found["Match wins"], "win", "low", "high",
                                                "share of matches won (ties shared; 95% Wilson interval)")
-    if "Became the donkey (E-Z-E-L)" in stats:
-        out["donkey.png"] = figures.shares(stats["Became the donkey (E-Z-E-L)"], "donkey", "donkey_low",
+    if "Became the donkey (E-Z-E-L)" in found:
+        out["donkey.png"] = figures.shares(found["Became the donkey (E-Z-E-L)"], "donkey", "donkey_low",
                                            "donkey_high", "share of matches ending as the donkey (95% Wilson interval)")
-    if "Rounds lost by cause" in stats:
-        out["loss-causes.png"] = figures.loss_causes(stats["Rounds lost by cause"])
-    if "Parameter sweep" in stats and len(stats["Parameter sweep"]):
-        out["sweep.png"] = figures.sweep_curves(stats["Parameter sweep"])
-    if "Head to head (tournament)" in stats:
-        out["head-to-head.png"] = figures.pairwise_heatmap(stats["Head to head (tournament)"])
+    if "Rounds lost by cause" in found:
+        out["loss-causes.png"] = figures.loss_causes(found["Rounds lost by cause"])
+    if "Parameter sweep" in found and len(found["Parameter sweep"]):
+        out["sweep.png"] = figures.sweep_curves(found["Parameter sweep"])
+    if "Head to head (tournament)" in found:
+        out["head-to-head.png"] = figures.pairwise_heatmap(found["Head to head (tournament)"])
     if value == "lost":
-        out["first-signal.png"] = figures.first_signal_turns(table)
+        out["first-signal.png"] = figures.first_signal_turns(stats)
     else:
-        out["distribution.png"] = figures.distributions(table, value)
-    if "tricks" in table.columns:
-        out["hand-length.png"] = figures.hand_lengths(table)
+        out["distribution.png"] = figures.distributions(stats, value)
+    if stats.layout.measures.table_histogram == "tricks":
+        out["hand-length.png"] = figures.hand_lengths(stats)
     return out
 
 
@@ -184,32 +188,33 @@ def make_report(folder: str, baseline: str | None = None) -> Path:
     """Write report.md, report.html and the PNG figures into `folder`; returns the HTML path.
     The baseline of the paired differences is the run's (its spec) unless one is given."""
     out = Path(folder)
-    results = out / "results.parquet"
-    if not results.is_file():
-        raise SimkitError(f"{folder} holds no results.parquet (run `simkit run` first)")
-    table = pd.read_parquet(results)
+    path = out / "stats.parquet"
+    if not path.is_file():
+        raise SimkitError(f"{folder} holds no stats.parquet (run `simkit run` first)")
+    stats = st.read(path)
     meta = json.loads((out / "meta.json").read_text()) if (out / "meta.json").is_file() else {}
+    meta = {**st.metadata(path).get("run", {}), **meta}
     baseline = baseline or meta.get("baseline", "lowest")
-    stats = summary(table, baseline)
+    found = summary(stats, baseline)
     images = {}
-    for name, fig in figures_for(table, stats, baseline).items():
+    for name, fig in figures_for(stats, found, baseline).items():
         with atomic_path(out / name) as tmp:
             fig.savefig(tmp, dpi=110, format="png")
         plt.close(fig)
         images[name] = (out / name).read_bytes()
-    name = str(table["experiment"].iloc[0])
+    name = str(meta.get("experiment", out.name))
     empty = (f"(none: {baseline} is not in the lineup)" if meta.get("seating", "rotate") == "rotate" else
              "(none: pairs on the same deal and seat need seating = \"rotate\")")
-    sections = [(title, tables.markdown(_fmt(frame)) if len(frame) else empty) for title, frame in stats.items()]
+    sections = [(title, tables.markdown(_fmt(frame)) if len(frame) else empty) for title, frame in found.items()]
     unit = "matches" if meta.get("match", {}).get("mode", "single") != "single" else (
-        "rounds" if "round" in table.columns else "hands")
+        "rounds" if meta.get("game") == "ezelen" else "hands")
     speed = f"; {meta['hands_per_s']:,} {unit}/s" if meta.get("hands_per_s") else ""
-    intro = (f"{len(table):,} rows; {meta.get('game', '')} seed {meta.get('seed', '?')}, {meta.get('hands', '?')} "
-             f"{unit} per cell and seat rotation, "
+    intro = (f"{tables.played(stats):,} {unit} played; {meta.get('game', '')} seed {meta.get('seed', '?')}, "
+             f"{meta.get('hands', '?')} {unit} per cell and seat rotation, "
              f"seating {meta.get('seating', '?')}, rules {meta.get('rules', '?')}, match {meta.get('match', '?')}"
              f"{speed}. Every ± and every range in brackets is a 95% interval over deals; n counts deals (hands or "
              f"matches), each deal's seats and rotated replays averaged first, since they share the cards.")
-    short = findings(stats, baseline)
+    short = findings(found, baseline)
     sections.insert(0, ("In short", "\n".join(f"- {line}" for line in short)))
     md = [f"# {name}", "", intro, ""]
     for title, body in sections:

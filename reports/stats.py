@@ -53,9 +53,9 @@ def ratio_ci(m, g: int, num: int, den: int = 0, z: float = Z95) -> tuple[float, 
     return s / c, z * math.sqrt(n * _residual_c2(s, c, ss, cc, sc) / (n - 1)) / (c * c), n
 
 
-def paired_ratio_ci(m, g: int, b: int, num: int, den: int = 0, z: float = Z95) -> tuple[float, float, int]:
-    """The difference of group g's ratio mean to group b's (its baseline: m.cross holds g's cross
-    moments to b) on the same deals, R_g − R_b, with the half-width of its interval over deals
+def paired_ratio_ci(m, g: int, b: int, p: int, num: int, den: int = 0, z: float = Z95) -> tuple[float, float, int]:
+    """The difference of group g's ratio mean to group b's (m.cross[p] holds the pair's cross
+    moments) on the same deals, R_g − R_b, with the half-width of its interval over deals
     (delta method: each deal's linearised difference (S_g − R_g C_g)/ΣC_g − (S_b − R_b C_b)/ΣC_b),
     exact from the moments. With equal rows per deal this is the mean of the deals' differences
     and its usual standard error."""
@@ -68,7 +68,7 @@ def paired_ratio_ci(m, g: int, b: int, num: int, den: int = 0, z: float = Z95) -
     diff = sa / ca - sb / cb
     if n == 1:
         return diff, math.inf, n
-    s_sb, s_cb, c_sb, c_cb = (int(m.cross[g, i, j]) for i, j in ((num, num), (num, den), (den, num), (den, den)))
+    s_sb, s_cb, c_sb, c_cb = (int(m.cross[p, i, j]) for i, j in ((num, num), (num, den), (den, num), (den, den)))
     ra, rb = _residual_c2(sa, ca, ssa, cca, sca), _residual_c2(sb, cb, ssb, ccb, scb)
     cross = s_sb * ca * cb - sb * ca * s_cb - sa * cb * c_sb + sa * sb * c_cb  # ca cb Σ(S_g − R_g C_g)(S_b − R_b C_b)
     numerator = ra * cb ** 4 + rb * ca ** 4 - 2 * cross * ca * ca * cb * cb  # over ca⁴ cb⁴: Σ e_d²

@@ -1,283 +1,241 @@
-"""Statistics of a results table, each number with its interval and its n.
+"""The report's tables, from a run's exact statistics (experiments/statistics.py): each number
+with its 95% interval over deals and its n.
 
-A mean is taken over rows; its interval over deals (a hand, or a match): the rows of one deal —
-its seats, its rotated replays, an Ezelen match's rounds — share the same cards and are not
-independent, the deals are. So each deal is one cluster (a ratio estimator: with equal rows per
-deal, the plain mean of the deals' means and its standard error), and n counts the deals.
+A deal's rows (its seats, its rotated replays, an Ezelen match's rounds) share the cards, so each
+deal is one cluster: means are ratio estimators over deals, intervals their standard errors over
+deals, shares Wilson intervals with n = deals. The same tables from per-hand rows (`--rows`) are
+in reports/rows.py; the two agree to rounding (tests/test_statistics.py).
 """
 
-import numpy as np
 import pandas as pd
 
-from reports.stats import Z95, wilson
+from experiments.statistics import Statistics
+from reports.stats import paired_ratio_ci, ratio_ci, wilson, wilson_of
 
 
-def deal_key(table: pd.DataFrame) -> str:
-    """The independent unit: a hand, a match (its rounds or hands belong together), or a round."""
-    return next(key for key in ("hand", "match", "round") if key in table.columns)
+def _seat(stats: Statistics, name: str) -> int:
+    return stats.layout.seat_measures.index(name)
 
 
-def _codes(frame: pd.DataFrame, columns: list[str]) -> tuple[np.ndarray, list]:
-    """One int64 code per row for the combination of `columns` (sorted values), and each
-    column's values: fast numpy grouping of tens of millions of rows."""
-    code = np.zeros(len(frame), dtype=np.int64)
-    values = []
-    for column in columns:
-        codes, uniques = _factor(frame[column])
-        code = code * len(uniques) + codes
-        values.append(uniques)
-    return code, values
+def _table(stats: Statistics, name: str) -> int:
+    return stats.layout.table_measures.index(name)
 
 
-def _factor(column: pd.Series) -> tuple[np.ndarray, np.ndarray]:
-    """Codes 0..k-1 and the k values they stand for (some possibly unused), without hashing where
-    the column's type allows: a categorical's own codes, a small integer range as offsets."""
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        return column.cat.codes.to_numpy().astype(np.int64), np.asarray(column.cat.categories)
-    x = column.to_numpy()
-    if np.issubdtype(x.dtype, np.integer) and len(x):
-        low, high = int(x.min()), int(x.max())
-        if high - low < 10_000_000:
-            return x.astype(np.int64) - low, np.arange(low, high + 1)
-    return pd.factorize(column, sort=True)
+def _order(stats: Statistics) -> dict[str, int]:
+    """Strategy labels in order of first appearance in the run (the order of the rows' table)."""
+    return {name: k for k, name in enumerate(dict.fromkeys(n for c in stats.layout.cells for n in c["lineup"]))}
 
 
-def _decode(code: np.ndarray, values: list, columns: list[str]) -> pd.DataFrame:
-    out = {}
-    for column, uniques in zip(reversed(columns), reversed(values)):
-        out[column] = np.asarray(uniques)[code % len(uniques)]
-        code = code // len(uniques)
-    return pd.DataFrame({c: out[c] for c in columns})
+def _strategies(stats: Statistics, grouping: str = "strategy") -> list[tuple[int, tuple]]:
+    """(group, (grouping, cell, players, label)) of one grouping, by cell then strategy order."""
+    order = _order(stats)
+    found = [(g, key) for g, key in enumerate(stats.layout.groups) if key[0] == grouping]
+    return sorted(found, key=lambda x: (x[1][1], x[1][2], order.get(x[1][3], 0), x[1][3]))
 
 
-def _deal_means(frame: pd.DataFrame, by: list[str], value: pd.Series | np.ndarray) -> tuple:
-    """Each deal's sum of `value` and count of rows within each `by` group: (group codes, sums,
-    counts, group values)."""
-    group, values = _codes(frame, by)
-    deal, deals = _factor(frame[deal_key(frame)])
-    size = max(len(deals), 1)
-    key = group * size + deal
-    x = np.asarray(value, dtype=np.float64)
-    slots = int(np.prod([len(v) for v in values])) * size
-    if slots <= 50_000_000:  # dense: counting beats hashing
-        count = np.bincount(key, minlength=slots)
-        present = np.flatnonzero(count)
-        return present // size, np.bincount(key, x, minlength=slots)[present], count[present], values
-    sums = pd.Series(x).groupby(key, sort=True).agg(["sum", "count"])
-    return sums.index.to_numpy() // size, sums["sum"].to_numpy(), sums["count"].to_numpy(), values
+def measure(stats: Statistics) -> str:
+    """The main number of a row: penalty points (hands), match totals, or a lost round (Ezelen)."""
+    return stats.layout.measures.main
 
 
-def _ratio(group: np.ndarray, sums: np.ndarray, counts: np.ndarray) -> tuple:
-    """Per group: the mean over its rows, Σ sums / Σ counts, with the standard error of that ratio
-    over deals (each deal one cluster; with equal rows per deal, the usual mean of the deals'
-    means and its standard error). Returns (groups present, mean, half-width of 95%, deals)."""
-    deals = np.bincount(group)
-    present = np.flatnonzero(deals)
-    total, rows = np.bincount(group, sums), np.bincount(group, counts)
-    mean = total / np.maximum(rows, 1)
-    residual = np.bincount(group, (sums - mean[group] * counts) ** 2)
-    n = deals[present]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        se = np.sqrt(n * residual[present] / np.maximum(n - 1, 1)) / rows[present]
-    half = np.where(n > 1, Z95 * se, np.inf)
-    return present, mean[present], half, n
+def strategy_means(stats: Statistics, by_cell: bool = True) -> pd.DataFrame:
+    """Per cell (or, pooled over cells, per player count) and strategy: the mean of the main
+    measure per hand (or match) and seat, ± 95% CI over deals, n deals."""
+    main, per = _seat(stats, measure(stats)), _seat(stats, stats.layout.measures.per)
+    rows = []
+    if by_cell:
+        for g, (_, cell, players, name) in _strategies(stats):
+            mean, half, n = ratio_ci(stats.seat, g, main, per)
+            rows.append({"cell": cell, "players": players, "strategy": name, "mean": mean, "ci95": half, "n": n})
+        return pd.DataFrame(rows, columns=["cell", "players", "strategy", "mean", "ci95", "n"])
+    pooled = {key[2] for _, key in _strategies(stats, "pooled")}
+    groups = _strategies(stats, "pooled") + [x for x in _strategies(stats) if x[1][2] not in pooled]
+    order = _order(stats)
+    for g, (_, _, players, name) in sorted(groups, key=lambda x: (x[1][2], order[x[1][3]])):
+        mean, half, n = ratio_ci(stats.seat, g, main, per)
+        rows.append({"players": players, "strategy": name, "mean": mean, "ci95": half, "n": n})
+    return pd.DataFrame(rows, columns=["players", "strategy", "mean", "ci95", "n"])
 
 
-def _summarise(group: np.ndarray, sums: np.ndarray, counts: np.ndarray, values: list, by: list[str]) -> pd.DataFrame:
-    """Mean, 95% half-width and n deals per group."""
-    present, mean, half, n = _ratio(group, sums, counts)
-    out = _decode(present, values, by)
-    out["mean"], out["ci95"], out["n"] = mean, half, n
-    return out
+def _wilson_columns(stats: Statistics, measures: dict[str, tuple[str, str]], grouping: str = "strategy",
+                    scale: dict | None = None) -> pd.DataFrame:
+    """Per strategy group: for each output name, the share ΣS_num / ΣS_den with its Wilson
+    interval over deals (divided by the measure's scale: match wins are counted in parts)."""
+    rows = []
+    for g, (_, cell, players, name) in _strategies(stats, grouping):
+        row = {"cell": cell, "players": players, "strategy": name}
+        for out, (num, den) in measures.items():
+            k = scale.get(num, 1) if scale else 1
+            if k == 1:
+                share, low, high, n = wilson_of(stats.seat, g, _seat(stats, num), _seat(stats, den))
+            else:
+                n = int(stats.seat.present[g, _seat(stats, den)])
+                total, rows_ = int(stats.seat.total[g, _seat(stats, num)]), int(stats.seat.total[g, _seat(stats, den)])
+                share, low, high = wilson(n * total / (k * rows_), n)
+            row.update({out: share, f"{out}_low": low, f"{out}_high": high})
+        row["n"] = n
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
-def _over_deals(table: pd.DataFrame, by: list[str], value) -> pd.DataFrame:
-    """Per `by` group: the mean of `value` (a column name, or one number per row) over its rows,
-    the 95% interval taken over deals (a deal's rows share its cards); n deals."""
-    group, sums, counts, values = _deal_means(table, by, table[value] if isinstance(value, str) else value)
-    return _summarise(group, sums, counts, values, by)
-
-
-def _wilson_over_deals(table: pd.DataFrame, by: list[str], flag, name: str) -> pd.DataFrame:
-    """A share over the rows of each group, with its Wilson interval for n = deals (a deal's rows
-    share its cards, so the deals are the independent trials; a deal's averaged share varies no
-    more than one Bernoulli trial with the same mean, so this is conservative)."""
-    group, sums, counts, values = _deal_means(table, by, flag)
-    present, share, _, n = _ratio(group, sums, counts)
-    out = _decode(present, values, by)
-    rows = [wilson(p * k, int(k)) for p, k in zip(share, n)]
-    out[[name, f"{name}_low", f"{name}_high"]] = pd.DataFrame(rows, index=out.index)
-    out["n"] = n
-    return out
-
-
-def strategy_means(table: pd.DataFrame, value: str, by_cell: bool = True) -> pd.DataFrame:
-    """Per cell (or, pooled over cells, per player count) and strategy: the mean of `value` per
-    hand (or match) and seat, ± 95% CI over deals, n deals."""
-    # every cell of a run plays the same deals (same seed, same hand numbers): pooled, they are
-    # still one deal each
-    return _over_deals(table, ["cell", "players", "strategy"] if by_cell else ["players", "strategy"], value)
-
-
-def paired_differences(table: pd.DataFrame, value: str, baseline: str) -> pd.DataFrame:
-    """Per cell and strategy: the mean difference to `baseline` in the same seat on the same deal.
-
-    With rotated seating every deal is played with every strategy in every seat: each row of the
-    strategy is paired with the baseline's mean in that seat on that deal, and the differences are
-    averaged over the rows (in Who's the Ass? every deal gives each strategy the same rows per
-    seat, so this is also the average over seats of each seat's difference; an Ezelen match gives
-    each round its weight). The interval is over deals. Decisive when it excludes 0.
-    """
-    columns = ["cell", "players", "strategy", "baseline", "difference", "ci95", "decisive", "n"]
-    is_base = (table["strategy"] == baseline).to_numpy()
-    if not is_base.any():
-        return pd.DataFrame(columns=columns)
-    seat_key, _ = _codes(table, ["cell", deal_key(table), "seat"])  # (cell, deal, seat) slots
-    x = table[value].to_numpy(dtype=np.float64)
-    slots = int(seat_key.max()) + 1
-    base_count = np.bincount(seat_key[is_base], minlength=slots)
-    base = np.bincount(seat_key[is_base], x[is_base], minlength=slots) / np.maximum(base_count, 1)
-    keep = ~is_base & (base_count[seat_key] > 0)
-    others = table[keep]
-    group, sums, counts, values = _deal_means(others, ["cell", "players", "strategy"], x[keep] - base[seat_key[keep]])
-    out = _summarise(group, sums, counts, values, ["cell", "players", "strategy"])
-    out = out.rename(columns={"mean": "difference"})
-    out.insert(3, "baseline", baseline)
-    out.insert(6, "decisive", out["difference"].abs() > out["ci95"])
-    return out[columns].reset_index(drop=True)
-
-
-def seat_effect(table: pd.DataFrame, value: str) -> pd.DataFrame:
-    """Per cell and seat: the mean of `value`, whoever sits there (seat position effect)."""
-    return _over_deals(table, ["cell", "seat"], value)
-
-
-def shares(table: pd.DataFrame) -> pd.DataFrame:
+def shares(stats: Statistics) -> pd.DataFrame:
     """Per cell and strategy: how often the seat went out (no penalty) and held the ass at the end,
     each with its Wilson interval (single hands only)."""
-    by = ["cell", "players", "strategy"]
-    out = _wilson_over_deals(table, by, (table["penalty"] == 0).to_numpy(), "out")
-    ass = _wilson_over_deals(table, by, table["ass_end"].to_numpy(), "ass")
-    return out.drop(columns="n").merge(ass, on=by)
+    return _wilson_columns(stats, {"out": ("out", "rows"), "ass": ("ass", "rows")})
 
 
-def win_rates(table: pd.DataFrame) -> pd.DataFrame:
+def win_rates(stats: Statistics) -> pd.DataFrame:
     """Per cell and strategy: the share of matches won (a shared win counts its share), with its
     Wilson interval over matches."""
-    out = _wilson_over_deals(table, ["cell", "players", "strategy"], table["win"].to_numpy(), "win")
+    out = _wilson_columns(stats, {"win": ("win", "rows")}, scale=stats.layout.measures.scale)
     return out.rename(columns={"win_low": "low", "win_high": "high"})
 
 
-def pairwise(table: pd.DataFrame, value: str) -> pd.DataFrame:
-    """Head to head, for a tournament (two strategies per cell): how often `a` beats `b` on the same
-    deal — fewer points per seat than `b` over the whole table (ties count half) — with its Wilson
-    interval over deals. For matches, `a`'s share of the win per seat against `b`'s (with an odd
-    table `a` has one seat more, which must not count as skill)."""
-    key = deal_key(table)
+def paired_differences(stats: Statistics, baseline: str) -> pd.DataFrame:
+    """Per cell and strategy: the difference of its mean to `baseline`'s on the same deals (each
+    deal's linearised difference over the deal's rows: a paired, ratio-of-means difference), with
+    its 95% interval over deals; decisive when the interval excludes 0. Needs rotated seating, so
+    that both play every seat of every deal."""
+    columns = ["cell", "players", "strategy", "baseline", "difference", "ci95", "decisive", "n"]
+    main, per = _seat(stats, measure(stats)), _seat(stats, stats.layout.measures.per)
+    groups = stats.layout.groups
     rows = []
-    for (cell, players), group in table.groupby(["cell", "players"], sort=True):
-        names = list(group["strategy"].astype(str).unique())
+    for g, (_, cell, players, name) in _strategies(stats):
+        if name == baseline or stats.layout.cells[cell].get("seating", "rotate") != "rotate":
+            continue
+        for p, (a, b) in enumerate(stats.layout.pairs):
+            if a == g and groups[b][3] == baseline:
+                diff, half, n = paired_ratio_ci(stats.seat, a, b, p, main, per)
+                rows.append({"cell": cell, "players": players, "strategy": name, "baseline": baseline,
+                             "difference": diff, "ci95": half, "decisive": abs(diff) > half, "n": n})
+    return pd.DataFrame(rows, columns=columns)
+
+
+def seat_effect(stats: Statistics) -> pd.DataFrame:
+    """Per cell and seat: the mean of the main measure, whoever sits there (seat position effect)."""
+    main, per = _seat(stats, measure(stats)), _seat(stats, stats.layout.measures.per)
+    rows = []
+    for g, (_, cell, _, seat) in sorted(_strategies(stats, "seat"), key=lambda x: (x[1][1], int(x[1][3]))):
+        mean, half, n = ratio_ci(stats.seat, g, main, per)
+        rows.append({"cell": cell, "seat": int(seat), "mean": mean, "ci95": half, "n": n})
+    return pd.DataFrame(rows, columns=["cell", "seat", "mean", "ci95", "n"])
+
+
+def pairwise(stats: Statistics) -> pd.DataFrame:
+    """Head to head, for a tournament (two strategies per cell): how often `a` beats `b` on the same
+    deal — fewer points per seat than `b` over the whole table in a replay (ties count half),
+    averaged over the deal's replays — with its Wilson interval over deals. For matches, `a`'s
+    share of the win per seat against `b`'s (with an odd table `a` has one seat more, which must
+    not count as skill)."""
+    rows = []
+    for cell in stats.layout.cells:
+        names = cell["strategies"]
         if len(names) != 2:
             continue
-        a, b = names
-        strategy = group["strategy"].astype(str)
-        if value == "total":  # each side's wins per seat over the matches, a's part of the two
-            per = group.groupby([key, strategy])["win"].mean().unstack()
-            n = len(per)
-            k = n * float(per[a].sum() / (per[a].sum() + per[b].sum()))
+        ci = cell["cell"]
+        n = int(stats.table.present[ci, _table(stats, "rows")])
+        if measure(stats) == "total":
+            per = {key[3]: stats.seat.total[g, _seat(stats, "win")] / stats.seat.total[g, _seat(stats, "rows")]
+                   for g, key in _strategies(stats) if key[1] == ci}
+            a, b = (float(per[x]) for x in names)
+            k = n * a / (a + b)
         else:
-            per = group.groupby([key, "rotation", strategy])[value].mean().unstack()
-            per_deal = ((per[a] < per[b]) + 0.5 * (per[a] == per[b])).groupby(level=0).mean()
-            k, n = float(per_deal.sum()), len(per_deal)
-        for x, y, wins in ((a, b, k), (b, a, n - k)):
+            k = int(stats.table.total[ci, _table(stats, "beats2")]) / (2 * cell["rotations"])
+        for x, y, wins in ((names[0], names[1], k), (names[1], names[0], n - k)):
             p, lo, hi = wilson(wins, n)
-            rows.append({"cell": cell, "players": players, "strategy": x, "opponent": y, "beats": p, "low": lo,
+            rows.append({"cell": ci, "players": cell["players"], "strategy": x, "opponent": y, "beats": p, "low": lo,
                          "high": hi, "n": n})
     return pd.DataFrame(rows)
 
 
-def sweep_curves(table: pd.DataFrame, value: str, baseline: str) -> pd.DataFrame:
-    """For each swept parameter (a column `strategy.parameter`): per value and player count, every
+def sweep_curves(stats: Statistics, baseline: str) -> pd.DataFrame:
+    """For each swept parameter (`strategy.parameter`): per value and player count, every
     strategy's paired difference to `baseline` when the baseline plays (else its mean). The swept
     strategy is named without its changing parameter, so its points form one curve; with several
     swept parameters, each setting of the others is a curve of its own. (Each cell is one point.)"""
-    swept = [c for c in table.columns if "." in c]
+    swept = list(dict.fromkeys(k for c in stats.layout.cells for k in c["sweep"]))
     if not swept:
         return pd.DataFrame()
-    points = paired_differences(table, value, baseline).rename(columns={"difference": "estimate"})
-    measure = f"difference to {baseline}"
+    points = paired_differences(stats, baseline).rename(columns={"difference": "estimate"})
+    what = f"difference to {baseline}"
     if not len(points):
-        points, measure = strategy_means(table, value).rename(columns={"mean": "estimate"}), f"mean {value}"
-    where = table.groupby("cell", sort=True)[swept].first()
+        points, what = strategy_means(stats).rename(columns={"mean": "estimate"}), f"mean {measure(stats)}"
+    return curves(points, swept, {c["cell"]: c["sweep"] for c in stats.layout.cells}, what)
+
+
+def curves(points: pd.DataFrame, swept: list[str], where: dict, what: str) -> pd.DataFrame:
+    """Sweep curves from one estimate per cell and strategy (`points`): `where[cell]` holds the
+    cell's swept values; each point joins the curve of its strategy under each parameter."""
     rows = []
     for r in points.itertuples():
         for column in swept:
             name = column.split(".", 1)[0]
             others = [c for c in swept if c != column]
-            setting = ", ".join(f"{c.split('.', 1)[1]}={where.loc[r.cell, c]:g}" for c in others)
+            setting = ", ".join(f"{c.split('.', 1)[1]}={where[r.cell][c]:g}" for c in others)
             curve = name if r.strategy == name or str(r.strategy).startswith(name + "(") else str(r.strategy)
-            rows.append({"parameter": column, "value": where.loc[r.cell, column], "players": r.players,
+            rows.append({"parameter": column, "value": where[r.cell][column], "players": r.players,
                          "strategy": f"{curve} ({setting})" if setting else curve, "estimate": r.estimate,
-                         "ci95": r.ci95, "n": r.n, "measure": measure})
+                         "ci95": r.ci95, "n": r.n, "measure": what})
     out = pd.DataFrame(rows)
     return out.sort_values(["parameter", "players", "strategy", "value"], ignore_index=True)
 
 
-def share_by_strategy(table: pd.DataFrame, column: str, name: str, rows: pd.Series | None = None) -> pd.DataFrame:
-    """Per cell and strategy: the share of its rows where `column` holds (e.g. lost the round),
-    with its Wilson interval over deals; `rows` picks the rows that count."""
-    frame = table if rows is None else table[rows]
-    return _wilson_over_deals(frame, ["cell", "players", "strategy"], frame[column].to_numpy(), name)
-
-
-def donkey_rates(table: pd.DataFrame) -> pd.DataFrame:
+def donkey_rates(stats: Statistics) -> pd.DataFrame:
     """Ezelen (Z7): per cell and strategy, the share of matches in which its seat became the donkey,
     with its Wilson interval over matches."""
-    return share_by_strategy(table, "donkey", "donkey", table["round"] == 0)
+    return _wilson_columns(stats, {"donkey": ("donkey", "matches")})
 
 
-def lineup_names(table: pd.DataFrame) -> pd.Series:
-    """Each cell's strategies, in seat order of its first rotation, as one text."""
-    return table[table["rotation"] == 0].groupby("cell", observed=True)["strategy"].agg(
-        lambda s: ", ".join(dict.fromkeys(s.astype(str))))
-
-
-def _with_lineup(frame: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
-    """Name each cell's strategies beside a per-cell statistic (a round belongs to the whole table)."""
-    frame.insert(2, "strategies", frame["cell"].map(lineup_names(table)))
-    return frame
-
-
-def round_outcomes(table: pd.DataFrame) -> pd.DataFrame:
-    """Ezelen: per cell, how rounds end (last copier, tempo, tie, stalled), each share with its
-    Wilson interval over deals."""
-    one = table[table["seat"] == 0]  # a row per round
-    parts = []
-    for reason in one["reason"].cat.categories if hasattr(one["reason"], "cat") else sorted(set(one["reason"])):
-        part = _wilson_over_deals(one, ["cell", "players"], (one["reason"] == reason).to_numpy(), "share")
-        part.insert(2, "ended by", reason)
-        parts.append(part)
-    return _with_lineup(pd.concat(parts).sort_values(["cell", "ended by"], ignore_index=True), table)
-
-
-def loss_causes(table: pd.DataFrame) -> pd.DataFrame:
+def loss_causes(stats: Statistics) -> pd.DataFrame:
     """Ezelen: per cell and strategy, the share of rounds it lost as the last to copy and through
     tempo faults, with Wilson intervals over deals."""
-    frame = table.assign(by_last=table["lost"] & (table["reason"] == "last"),
-                         by_tempo=table["lost"] & (table["reason"] == "tempo"))
-    last = share_by_strategy(frame, "by_last", "last")
-    tempo = share_by_strategy(frame, "by_tempo", "tempo")
-    return last.drop(columns="n").merge(tempo, on=["cell", "players", "strategy"])
+    return _wilson_columns(stats, {"last": ("lost_last", "rows"), "tempo": ("lost_tempo", "rows")})
 
 
-def first_signal(table: pd.DataFrame) -> pd.DataFrame:
+def lineup_names(stats: Statistics) -> dict[int, str]:
+    """Each cell's strategies, in seat order of its first rotation, as one text."""
+    return {c["cell"]: ", ".join(c["strategies"]) for c in stats.layout.cells}
+
+
+def round_outcomes(stats: Statistics) -> pd.DataFrame:
+    """Ezelen: per cell, how rounds end (last copier, tempo, tie, stalled), each share with its
+    Wilson interval over deals."""
+    rows_ = _table(stats, "rows")
+    names = lineup_names(stats)
+    rows = []
+    for cell in stats.layout.cells:
+        for reason in sorted(("last", "tempo", "tie", "stalled")):
+            share, low, high, n = wilson_of(stats.table, cell["cell"], _table(stats, reason), rows_)
+            rows.append({"cell": cell["cell"], "players": cell["players"], "strategies": names[cell["cell"]],
+                         "ended by": reason, "share": share, "share_low": low, "share_high": high, "n": n})
+    return pd.DataFrame(rows)
+
+
+def first_signal(stats: Statistics) -> pd.DataFrame:
     """Ezelen: per cell, the turn of the first signal (rounds with one) ± 95% CI over deals, and
     the share of rounds that ended before any signal."""
-    one = table[table["seat"] == 0]
-    signalled = one[one["first_signal"] >= 0]
-    out = _over_deals(signalled, ["cell", "players"], "first_signal").rename(columns={"n": "n signalled"})
-    silent = _wilson_over_deals(one, ["cell", "players"], (one["first_signal"] < 0).to_numpy(), "no signal")
-    return _with_lineup(out.merge(silent, on=["cell", "players"], how="right"), table)
+    rows_, signalled, turn = _table(stats, "rows"), _table(stats, "signalled"), _table(stats, "first_signal")
+    names = lineup_names(stats)
+    rows = []
+    for cell in stats.layout.cells:
+        ci = cell["cell"]
+        mean, half, k = ratio_ci(stats.table, ci, turn, signalled)
+        n = int(stats.table.present[ci, rows_])
+        total = int(stats.table.total[ci, rows_])
+        share, low, high = wilson(n * (total - int(stats.table.total[ci, signalled])) / total, n)
+        rows.append({"cell": ci, "players": cell["players"], "strategies": names[ci], "mean": mean, "ci95": half,
+                     "n signalled": k, "no signal": share, "no signal_low": low, "no signal_high": high, "n": n})
+    return pd.DataFrame(rows)
+
+
+def played(stats: Statistics) -> int:
+    """How many deals were played, counting each replay (every cell and rotation)."""
+    return sum(int(stats.table.total[c["cell"], _table(stats, "replays")]) for c in stats.layout.cells)
+
+
+def rows_played(stats: Statistics) -> int:
+    """How many rows a per-hand table of the run has (a seat in a hand, round or match)."""
+    return sum(int(stats.seat.total[g, 0]) for g, _ in _strategies(stats))
 
 
 def markdown(frame: pd.DataFrame) -> str:

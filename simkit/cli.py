@@ -505,10 +505,11 @@ def strength(players, hands, seed, strategies, ass_joker, rule_pairs, strategy_f
 @click.option("--workers", type=int, default=None, help="Run the chunks on a local Dask cluster of K processes.")
 @click.option("--scheduler", type=str, default=None, help="Run the chunks on an existing Dask cluster (tcp://host:8786).")
 @click.option("--threads", type=int, default=None, help="Engine threads in this process (default: all cores).")
+@click.option("--rows", is_flag=True, help="Also write results.parquet: one row per hand (or match) and seat.")
 @strategy_file_opt
-def run(spec_file, out, hands, resume, workers, scheduler, threads, strategy_files):
-    """Run an experiment spec (TOML): results.parquet, spec.toml, meta.json and the report in --out."""
-    from experiments.runner import copy_spec, plan, run_spec
+def run(spec_file, out, hands, resume, workers, scheduler, threads, rows, strategy_files):
+    """Run an experiment spec (TOML): stats.parquet, spec.toml, meta.json and the report in --out."""
+    from experiments.runner import copy_spec, plan, replays, run_spec
     from experiments.spec import load_spec
     from reports import tables
 
@@ -520,21 +521,24 @@ def run(spec_file, out, hands, resume, workers, scheduler, threads, strategy_fil
         raise SimkitError("give --workers (a local Dask cluster) or --scheduler (an existing one), not both")
     _set_threads(threads)
     out = out or os.path.join("runs", spec.name)
-    total = sum(task.hi - task.lo for task in plan(spec, hands))
+    total = sum(task.hi - task.lo for task in plan(spec, hands)) * replays(spec)
     with _progress(total, DEAL[spec.game]) as bar:
-        table = run_spec(spec, out, resume=resume, hands=hands, progress=bar.update, workers=workers,
-                         scheduler=scheduler, strategy_files=strategy_files)
+        results = run_spec(spec, out, resume=resume, hands=hands, progress=bar.update, workers=workers,
+                           scheduler=scheduler, strategy_files=strategy_files, keep_rows=rows)
     copy_spec(spec_file, out)
     from reports.report import make_report
 
     report = make_report(out, spec.baseline)
-    value = next(c for c in ("penalty", "total", "lost") if c in table.columns)  # Ezelen: a round lost
-    means = tables.strategy_means(table, value)
+    value = tables.measure(results.stats)
+    means = tables.strategy_means(results.stats)
     shown = pd.DataFrame({"cell": means["cell"], "players": means["players"], "strategy": means["strategy"],
                           "share of rounds lost" if value == "lost" else f"mean {value}":
                               [f"{m:.3f} ± {h:.3f}" for m, h in zip(means["mean"], means["ci95"])],
                           "n": [f"{n:,}" for n in means["n"]]}).set_index(["cell", "players", "strategy"])
-    click.echo(f"{spec.name}: {len(table):,} rows in {out}/results.parquet (± = 95% interval)")
+    played = sum(c["rotations"] for c in results.stats.layout.cells) * (hands or spec.hands)
+    kept = f"; rows in {out}/results.parquet" if rows else ""
+    click.echo(f"{spec.name}: {played:,} {DEAL[spec.game]}s played, statistics in {out}/stats.parquet{kept} "
+               "(± = 95% interval)")
     click.echo(shown.to_string())
     click.echo(f"report: {report}")
 
@@ -599,15 +603,17 @@ def _load_bench(game: str) -> tuple[object, float]:
 @click.option("--runner-spec", type=str, default="experiments/quick.toml", show_default=True,
               help="Spec whose hands measure the runner's overhead over the engine.")
 @click.option("--runner-hands", type=int, default=250_000, show_default=True,
-              help="Deals per cell and rotation for the runner's overhead (0: skip it).")
+              help="Deals (each played in every cell and rotation) for the runner's overhead (0: skip it).")
+@click.option("--dask-workers", type=str, default="", show_default=True,
+              help="Also time the run on local Dask clusters of these sizes, e.g. 1,2.")
 @click.option("--rounds", type=int, default=1_000_000, show_default=True,
               help="Ezelen: rounds per measurement of the fast engine.")
 @click.option("--reference-rounds", type=int, default=2_000, show_default=True,
               help="Ezelen: rounds for the reference engine (0: skip it).")
 @click.option("--ezelen-players", type=str, default="4,8", show_default=True, help="Ezelen: player counts to measure.")
 @strategy_file_opt
-def bench(games, hands, reference_hands, player_list, strategy_hands, runner_spec, runner_hands, rounds,
-          reference_rounds, ezelen_players, strategy_files):
+def bench(games, hands, reference_hands, player_list, strategy_hands, runner_spec, runner_hands, dask_workers,
+          rounds, reference_rounds, ezelen_players, strategy_files):
     """Hands/s of the fast engine (1 thread and all threads) and of the reference engine, of every
     strategy against all-lowest, the experiment runner's overhead over the engine; then Ezelen's
     rounds/s and cost per player per round (all-greedy, 1 thread and all threads)."""
@@ -622,6 +628,12 @@ def bench(games, hands, reference_hands, player_list, strategy_hands, runner_spe
         raise SimkitError("--strategy-hands and --runner-hands must be 0 or more")
     if reference_rounds < 0:
         raise SimkitError("--reference-rounds must be 0 or more")
+    try:
+        sizes = tuple(int(k) for k in dask_workers.split(",") if k.strip())
+    except ValueError:
+        raise SimkitError(f"--dask-workers takes numbers separated by commas, got {dask_workers!r}") from None
+    if any(k < 1 for k in sizes):
+        raise SimkitError(f"--dask-workers must be at least 1, got {dask_workers!r}")
     spec = None
     if runner_hands and WHOS_THE_ASS in games:
         from experiments.spec import load_spec
@@ -638,7 +650,7 @@ def bench(games, hands, reference_hands, player_list, strategy_hands, runner_spe
             from experiments.bench import runner_bench
 
             click.echo("")
-            runner_bench(spec, runner_hands, echo=click.echo)
+            runner_bench(spec, runner_hands, echo=click.echo, dask_workers=sizes)
     if EZELEN in games:
         if WHOS_THE_ASS in games:
             click.echo("")

@@ -8,10 +8,11 @@ report needs of any ratio mean ΣS_m / ΣS_k and its interval over deals is in
 
     n_m (the deals where S_m is not 0), Σ_d S_m, and Σ_d S_m S_k for every pair (m, k),
 
-and, for a paired difference to a baseline group b on the same deals, the cross moments
-Σ_d S_m S^b_k. They are integers, so merging chunks, threads, resumed runs or workers is integer
-addition: bit-identical whatever the split. A chunk keeps them in int64 (a chunk is small);
-`merge` adds chunks as Python integers, which never overflow.
+and, for a paired difference between groups g and b on the same deals (a strategy and a
+baseline at the same table), the cross moments Σ_d S^g_m S^b_k of the pair. They are integers,
+so merging chunks, threads, resumed runs or workers is integer addition: bit-identical whatever
+the split. A chunk keeps them in int64 (a chunk is small); `merge` adds chunks as Python
+integers, which never overflow.
 
 Measure 0 of every group counts its rows (a group is present in a deal when it is positive).
 `accumulate` adds one engine call's rows to the per-deal sums, `fold` turns them into moments;
@@ -41,13 +42,12 @@ def accumulate(x, deal, group, sums):
 
 
 @nb.njit(cache=True)
-def fold(sums, base, present, total, gram, cross):
+def fold(sums, pairs, present, total, gram, cross):
     """Add every group's moments over the deal slots: present[g, m] = the deals with S_m ≠ 0,
-    total[g, m] = Σ S_m, gram[g, m, k] = Σ S_m S_k, cross[g, m, k] = Σ S_m S^b_k with b = base[g]
-    (-1: none)."""
+    total[g, m] = Σ S_m, gram[g, m, k] = Σ S_m S_k; and for each pair p = (g, b) of groups,
+    cross[p, m, k] = Σ S^g_m S^b_k over the deals where g has rows."""
     groups, deals, measures = sums.shape
     for g in range(groups):
-        b = base[g]
         for d in range(deals):
             if sums[g, d, 0] == 0:
                 continue
@@ -58,24 +58,30 @@ def fold(sums, base, present, total, gram, cross):
                 total[g, m] += s
                 for k in range(measures):
                     gram[g, m, k] += s * sums[g, d, k]
-                    if b >= 0:
-                        cross[g, m, k] += s * sums[b, d, k]
+    for p in range(pairs.shape[0]):
+        g, b = pairs[p, 0], pairs[p, 1]
+        for d in range(deals):
+            if sums[g, d, 0] == 0:
+                continue
+            for m in range(measures):
+                for k in range(measures):
+                    cross[p, m, k] += sums[g, d, m] * sums[b, d, k]
 
 
 @dataclass
 class Moments:
-    """The moments of groups 0..G-1 over measures 0..M-1 (int64 in a chunk; Python integers,
-    as object arrays, once merged)."""
+    """The moments of groups 0..G-1 over measures 0..M-1, and of pairs 0..P-1 of them (int64 in a
+    chunk; Python integers, as object arrays, once merged)."""
 
     present: np.ndarray  # [G, M]
     total: np.ndarray    # [G, M]
-    gram: np.ndarray   # [G, M, M]
-    cross: np.ndarray  # [G, M, M]
+    gram: np.ndarray     # [G, M, M]
+    cross: np.ndarray    # [P, M, M]
 
     @classmethod
-    def zeros(cls, groups: int, measures: int, dtype=np.int64) -> "Moments":
+    def zeros(cls, groups: int, measures: int, pairs: int = 0, dtype=np.int64) -> "Moments":
         return cls(np.zeros((groups, measures), dtype), np.zeros((groups, measures), dtype),
-                   np.zeros((groups, measures, measures), dtype), np.zeros((groups, measures, measures), dtype))
+                   np.zeros((groups, measures, measures), dtype), np.zeros((pairs, measures, measures), dtype))
 
     def __add__(self, other: "Moments") -> "Moments":
         return Moments(*(a.astype(object) + b.astype(object) for a, b in zip(self.parts(), other.parts())))
@@ -86,9 +92,6 @@ class Moments:
     def __eq__(self, other) -> bool:
         return all(a.shape == b.shape and (a == b).all() for a, b in zip(self.parts(), other.parts()))
 
-    def group(self, g: int) -> "Moments":
-        """Group g alone (with a leading axis of one)."""
-        return Moments(*(a[g:g + 1] for a in self.parts()))
 
 
 class Scratch:
@@ -102,17 +105,18 @@ class Scratch:
         accumulate(np.ascontiguousarray(x, np.int64), np.ascontiguousarray(deal, np.int64),
                    np.ascontiguousarray(group, np.int64), self.sums)
 
-    def moments(self, base: np.ndarray) -> Moments:
-        """The groups' moments; base[g] is g's baseline group (-1: none)."""
+    def moments(self, pairs: np.ndarray | None = None) -> Moments:
+        """The groups' moments, with the cross moments of each pair (g, b) of `pairs` [P, 2]."""
         groups, _, measures = self.sums.shape
-        out = Moments.zeros(groups, measures)
-        fold(self.sums, np.ascontiguousarray(base, np.int64), *out.parts())
+        pairs = np.zeros((0, 2), np.int64) if pairs is None else np.ascontiguousarray(pairs, np.int64).reshape(-1, 2)
+        out = Moments.zeros(groups, measures, len(pairs))
+        fold(self.sums, pairs, *out.parts())
         return out
 
 
 def merge(parts: list[Moments]) -> Moments:
     """The moments of several chunks together, exactly (Python integers)."""
-    total = parts[0] + Moments.zeros(*parts[0].total.shape, dtype=object)
+    total = parts[0] + Moments.zeros(*parts[0].total.shape, len(parts[0].cross), dtype=object)
     for part in parts[1:]:
         total = total + part
     return total

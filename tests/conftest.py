@@ -104,8 +104,13 @@ def positions(draw):
 
 
 def results(folder) -> tuple:
-    """The file's content as written: schema, row groups and every value. (Not its raw bytes:
-    pyarrow 26 pads a dictionary page with whatever memory held, so two equal files can differ
-    in padding bytes.)"""
-    file = pq.ParquetFile(folder / "results.parquet")
-    return file.schema_arrow, file.num_row_groups, file.read()
+    """A run's stored results as written: stats.parquet's content (every value, its schema and its
+    metadata) and, when the run kept rows, results.parquet's (schema, row groups, every value).
+    (Not raw bytes: pyarrow pads a dictionary page with whatever memory held, so two equal files
+    can differ in padding bytes.)"""
+    stats = pq.read_table(folder / "stats.parquet")
+    out = (stats.schema, stats.schema.metadata, stats)
+    if (folder / "results.parquet").is_file():
+        file = pq.ParquetFile(folder / "results.parquet")
+        out += (file.schema_arrow, file.num_row_groups, file.read())
+    return out

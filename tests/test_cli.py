@@ -115,7 +115,7 @@ def test_bench_reports_both_engines(run):
     assert code == 0
     assert "engine ready in" in out and "fast/reference" in out and "1 thread" in out
     assert "% tricks/s" in out and "hoard" in out and "compose" in out
-    assert "quick, 12,000 hands" in out and "runner overhead" in out and "s of CPU beside the engine" in out
+    assert "quick, 12,000 hands (3,000 deals x 4 replays)" in out and "runner overhead" in out
     assert out.index("runner overhead") < out.index("Ezelen rounds/s")  # both games by default, Ezelen last
 
 

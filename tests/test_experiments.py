@@ -4,13 +4,13 @@ matches."""
 import tomllib
 from pathlib import Path
 
-import pandas as pd
 import pytest
 
 import experiments
 from experiments import runner
 from experiments.spec import load_spec, parse_spec_dict, spec_toml
 from reports import figures_for, make_report, summary
+from reports.tables import rows_played
 
 BUILT_IN = sorted(Path("experiments").glob("*.toml"))
 
@@ -22,9 +22,10 @@ def test_there_are_the_five_built_in_experiments():
 @pytest.mark.parametrize("path", BUILT_IN, ids=lambda p: p.stem)
 def test_each_built_in_experiment_runs_and_reports(path, tmp_path, monkeypatch):
     monkeypatch.setattr(runner, "CHUNK", 40)
+    monkeypatch.setattr(runner, "CHUNK_MATCHES", 15)
     spec = load_spec(str(path))
     assert parse_spec_dict(tomllib.loads(spec_toml(spec))) == spec  # a spec survives being written out
-    table = experiments.run(path, tmp_path / "o", hands=40)
+    table = experiments.run(path, tmp_path / "o", hands=40, rows=True).rows
     rotations = sum(c.rotations(spec.seating) for c in spec.cells())
     ids = [c for c in ("hand", "match", "round") if c in table.columns]
     assert table.groupby(["cell", "rotation", ids[0]]).ngroups == 40 * rotations  # every deal of every cell
@@ -42,12 +43,13 @@ def test_each_built_in_experiment_runs_and_reports(path, tmp_path, monkeypatch):
 
 def test_run_from_a_dict_in_memory_leaves_nothing_behind(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    table = experiments.run({"name": "nb", "players": 3, "hands": 200, "lineup": ["greedy", "lowest", "lowest"]})
-    assert isinstance(table, pd.DataFrame) and len(table) == 200 * 3 * 3
+    done = experiments.run({"name": "nb", "players": 3, "hands": 200, "lineup": ["greedy", "lowest", "lowest"]})
+    assert isinstance(done, experiments.Results) and done.rows is None and done.folder is None
+    assert rows_played(done.stats) == 200 * 3 * 3
     assert list(tmp_path.iterdir()) == []
-    tables = summary(table)
+    tables = summary(done)
     assert "Mean penalty per strategy" in tables and "Seat position effect" in tables
-    figs = figures_for(table)
+    figs = figures_for(done)
     assert {"comparison.png", "distribution.png", "hand-length.png"} <= set(figs)
     assert all(hasattr(f, "savefig") for f in figs.values())
 
@@ -61,7 +63,7 @@ def test_run_from_a_dict_into_a_folder_writes_the_spec_as_toml(tmp_path):
             "sweep": {"hoard.release_at": [1, 5]}}
     experiments.run(spec, tmp_path / "d")
     assert load_spec(str(tmp_path / "d" / "spec.toml")) == parse_spec_dict(spec)
-    curves = summary(pd.read_parquet(tmp_path / "d" / "results.parquet"))["Parameter sweep"]
+    curves = summary(runner.read_stats(str(tmp_path / "d")))["Parameter sweep"]
     hoard = curves[curves.strategy == "hoard"]
     assert list(hoard.value) == [1.0, 5.0] and (hoard.n == 100).all()  # deals
     assert (hoard.measure == "difference to lowest").all()
@@ -72,8 +74,8 @@ def test_run_from_a_dict_into_a_folder_writes_the_spec_as_toml(tmp_path):
 def test_matches_report_win_rates_with_wilson_intervals(tmp_path):
     spec = {"name": "m", "players": 4, "hands": 300, "seed": 3, "lineup": ["greedy", "lowest", "lowest", "lowest"],
             "match": {"mode": "threshold", "threshold": 100}}
-    table = experiments.run(spec, tmp_path / "m")
-    wins = summary(table)["Match wins"].set_index("strategy")
+    done = experiments.run(spec, tmp_path / "m")
+    wins = summary(done)["Match wins"].set_index("strategy")
     assert (wins["n"] == 300).all()  # matches
     # every match's win is shared out once: greedy's seat and lowest's three seats
     assert wins.loc["greedy", "win"] + 3 * wins.loc["lowest", "win"] == pytest.approx(1)

@@ -298,5 +298,5 @@ def test_run_summarises_an_ezelen_experiment(run, tmp_path):
     spec.write_text('name = "ez-cli"\ngame = "ezelen"\nplayers = 3\nhands = 40\nseed = 1\nseating = "rotate"\n'
                     'lineup = ["greedy", "random", "memory"]\nbaseline = "random"\n')
     code, out, _ = run("run", spec, "--out", tmp_path / "run")
-    assert code == 0 and out.startswith("ez-cli: 360 rows in ")
+    assert code == 0 and out.startswith("ez-cli: 120 rounds played, statistics in ")  # 40 rounds x 3 rotations
     assert "share of rounds lost" in out and "memory" in out and "report: " in out

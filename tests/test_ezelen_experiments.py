@@ -38,13 +38,13 @@ def test_z7_match_rounds_are_the_rounds_of_the_matches():
 @pytest.fixture(scope="module")
 def ezelen_run(tmp_path_factory):
     folder = tmp_path_factory.mktemp("ez") / "run"
-    runner.write_results(parse_spec_dict(SPEC), str(folder), chunk=250)
+    runner.write_results(parse_spec_dict(SPEC), str(folder), chunk=250, keep_rows=True)
     return folder
 
 
 def test_an_ezelen_run_is_the_same_results_whole_or_chunked(ezelen_run, tmp_path, monkeypatch):
-    monkeypatch.setattr(runner, "CHUNK", 10**6)
-    runner.write_results(parse_spec_dict(SPEC), str(tmp_path / "whole"))
+    monkeypatch.setattr(runner, "CHUNK_MATCHES", 10**6)
+    runner.write_results(parse_spec_dict(SPEC), str(tmp_path / "whole"), keep_rows=True)
     assert results(tmp_path / "whole") == results(ezelen_run)
 
 
@@ -69,7 +69,7 @@ def test_the_ezelen_report(ezelen_run):
     pngs = sorted(p.name for p in ezelen_run.glob("*.png"))
     assert {"comparison.png", "donkey.png", "loss-causes.png", "first-signal.png"} <= set(pngs)
     assert page.count("data:image/png;base64,") == len(pngs)
-    stats = summary(pd.read_parquet(ezelen_run / "results.parquet"), "random")
+    stats = summary(runner.read_stats(str(ezelen_run)), "random")
     ends = stats["How rounds end"]
     assert set(ends["ended by"]) == {"last", "tempo", "tie", "stalled"}
     shares = ends.groupby("cell")["share"].sum()
@@ -83,7 +83,7 @@ def test_shares_of_rounds_count_rounds_not_matches(ezelen_run):
     """In a match every round counts once: the share of rounds lost is lost rounds over rounds,
     not the average of each match's share (which would favour short matches)."""
     table = pd.read_parquet(ezelen_run / "results.parquet")
-    stats = summary(table, "random")
+    stats = summary(runner.read_stats(str(ezelen_run)), "random")
     lost = stats["Share of rounds lost per strategy"].set_index(["cell", "strategy"])["mean"]
     pooled = table.groupby(["cell", "strategy"], observed=True)["lost"].mean()
     assert lost.to_dict() == pytest.approx({(c, str(s)): v for (c, s), v in pooled.items()})

@@ -11,7 +11,7 @@ import pytest
 import experiments
 from experiments.chunks import Task, play_chunk, rotated
 from experiments.spec import parse_spec_dict
-from reports import tables
+from reports import rows as tables
 from reports.stats import paired_ratio_ci, ratio_ci, wilson_of
 from simkit import moments as M
 
@@ -41,8 +41,8 @@ def _reduce(spec, chunk: int):
     names = [(ci, label) for ci, cell in enumerate(cells) for label in dict.fromkeys(_labels(spec, cell))]
     names += [(ci, f"seat {s}") for ci, cell in enumerate(cells) for s in range(cell.players)]
     index = {name: g for g, name in enumerate(names)}
-    base = np.array([index.get((ci, spec.baseline), -1) if not label.startswith("seat ") else -1
-                     for ci, label in names])
+    pairs = [(g, index[(ci, spec.baseline)]) for g, (ci, label) in enumerate(names)
+             if not label.startswith("seat ") and (ci, spec.baseline) in index]
     parts = []
     for lo in range(0, spec.hands, chunk):
         hi = min(spec.hands, lo + chunk)
@@ -57,8 +57,8 @@ def _reduce(spec, chunk: int):
                 group = np.array([[index[(ci, lab)] for lab in labels],
                                   [index[(ci, f"seat {s}")] for s in range(cell.players)]])
                 scratch.add(x, np.arange(hi - lo), group)
-        parts.append(scratch.moments(base))
-    return M.merge(parts), names, index
+        parts.append(scratch.moments(np.array(pairs)))
+    return M.merge(parts), names, {**index, **{("pair", g): p for p, (g, _) in enumerate(pairs)}}
 
 
 def _labels(spec, cell):
@@ -74,7 +74,7 @@ def _close(a: float, b: float) -> bool:
 @pytest.fixture(scope="module", params=sorted(SPECS))
 def case(request, tmp_path_factory):
     spec = parse_spec_dict(SPECS[request.param])
-    table = experiments.run(SPECS[request.param], tmp_path_factory.mktemp("m") / "run")
+    table = experiments.run(SPECS[request.param], tmp_path_factory.mktemp("m") / "run", rows=True, report=False).rows
     return spec, table, _reduce(spec, 70)
 
 
@@ -97,7 +97,8 @@ def test_paired_differences_and_their_intervals_equal_the_rows(case):
     rows = tables.paired_differences(table, value, spec.baseline)
     assert len(rows)
     for r in rows.itertuples():
-        diff, half, n = paired_ratio_ci(moments, index[(r.cell, r.strategy)], index[(r.cell, spec.baseline)], 1)
+        g = index[(r.cell, r.strategy)]
+        diff, half, n = paired_ratio_ci(moments, g, index[(r.cell, spec.baseline)], index[("pair", g)], 1)
         assert n == r.n and _close(diff, r.difference) and _close(half, r.ci95), (r, diff, half)
 
 
@@ -137,8 +138,8 @@ def test_the_paired_interval_is_the_one_of_the_deals_differences():
     a, b = rng.integers(0, 40, 500), rng.integers(0, 40, 500) + (rng.random(500) < 0.3)
     scratch = M.Scratch(2, 500, 2)
     scratch.add(np.stack([np.ones((500, 2)), np.stack([a, b], axis=1)], axis=2), np.arange(500), np.array([[0, 1]]))
-    moments = scratch.moments(np.array([1, -1]))
-    diff, half, n = paired_ratio_ci(moments, 0, 1, 1)
+    moments = scratch.moments(np.array([[0, 1]]))
+    diff, half, n = paired_ratio_ci(moments, 0, 1, 0, 1)
     d = (a - b).astype(float)
     assert n == 500 and _close(diff, d.mean()) and _close(half, 1.959963984540054 * d.std(ddof=1) / math.sqrt(500))
     assert not _close(half, 1.959963984540054 * math.sqrt((a.var(ddof=1) + b.var(ddof=1)) / 500))  # pairing counts

@@ -1,6 +1,5 @@
 """Reports: the files exist, the HTML is self-contained, and the paired statistics are right."""
 
-import pandas as pd
 import pytest
 
 from experiments import runner
@@ -33,18 +32,18 @@ def test_a_strategy_identical_to_the_baseline_differs_by_exactly_zero(tmp_path):
     same game, so each (deal, seat) pair differs by exactly 0."""
     spec = parse_spec_dict({"name": "z", "players": 4, "hands": 2000, "seed": 4,
                             "lineup": ["dodge", "lowest", "lowest", "lowest"]})
-    table = runner.run_spec(spec, str(tmp_path / "z"))
-    diffs = paired_differences(table, "penalty", "lowest").set_index("strategy")
+    done = runner.run_spec(spec, str(tmp_path / "z"))
+    diffs = paired_differences(done.stats, "lowest").set_index("strategy")
     assert diffs.loc["dodge", "difference"] == 0 and diffs.loc["dodge", "ci95"] == 0
     assert not diffs.loc["dodge", "decisive"] and diffs.loc["dodge", "n"] == 2000  # deals
 
 
 def test_a_stronger_strategy_is_decisive(run_folder):
-    diffs = paired_differences(pd.read_parquet(run_folder / "results.parquet"), "penalty", "lowest")
+    diffs = paired_differences(runner.read_stats(str(run_folder)), "lowest")
     greedy = diffs.set_index("strategy").loc["greedy"]
     assert greedy["decisive"] and greedy["difference"] < 0 and greedy["n"] == 3000
 
 
 def test_report_of_an_empty_folder(tmp_path):
-    with pytest.raises(SimkitError, match="holds no results.parquet"):
+    with pytest.raises(SimkitError, match="holds no stats.parquet"):
         make_report(str(tmp_path))

@@ -1,4 +1,5 @@
-"""The runner: tidy results, rotation of seats over the same deals, resume, determinism."""
+"""The runner: statistics by default, tidy rows on request, rotation of seats over the same deals,
+resume, determinism."""
 
 import json
 
@@ -18,8 +19,10 @@ def small_chunks(monkeypatch):
 
 
 def test_results_are_tidy_and_rotated(tmp_path):
-    table = runner.run_spec(parse_spec_dict(SPEC), str(tmp_path / "run"))
+    done = runner.run_spec(parse_spec_dict(SPEC), str(tmp_path / "run"), keep_rows=True)
+    table = done.rows
     assert len(table) == 2500 * 4 * 4  # hands x seats x rotations
+    assert (table["hand"].diff().fillna(0) >= 0).all()  # deal by deal: every replay of a hand together
     assert set(table.columns) >= {"experiment", "cell", "players", "rotation", "hand", "seat", "strategy",
                                   "penalty", "ass_end", "tricks", "ass_joker"}
     greedy = table[table.strategy == "greedy"]
@@ -29,37 +32,49 @@ def test_results_are_tidy_and_rotated(tmp_path):
         assert set(table[(table.rotation == r) & (table.strategy == "greedy")].seat) == {r}
     assert (tmp_path / "run" / "results.parquet").exists()
     meta = json.loads((tmp_path / "run" / "meta.json").read_text())
-    assert 0 < meta["writer_cpu_s"] < 60  # the writing's own CPU time, measured
+    assert 0 < meta["writer_cpu_s"] < 60 and meta["rows"]  # the writing's own CPU time, measured
 
 
 def test_a_strategy_in_several_seats_is_one_dictionary_entry(tmp_path):
     """A label repeated in the strategy dictionary made Parquet write every row's label as text."""
     import pyarrow.parquet as pq
 
-    runner.run_spec(parse_spec_dict({**SPEC, "hands": 300}), str(tmp_path / "run"))
+    runner.run_spec(parse_spec_dict({**SPEC, "hands": 300}), str(tmp_path / "run"), keep_rows=True)
     file = pq.ParquetFile(tmp_path / "run" / "results.parquet")
     strategy = file.schema_arrow.names.index("strategy")
     assert file.read(columns=["strategy"]).column(0).chunk(0).dictionary.to_pylist() == ["greedy", "lowest"]
     assert "RLE_DICTIONARY" in file.metadata.row_group(0).column(strategy).encodings
 
 
-def test_resume_after_an_interruption_gives_the_identical_table(tmp_path):
-    whole = runner.run_spec(parse_spec_dict(SPEC), str(tmp_path / "a"))
-    runner.run_spec(parse_spec_dict(SPEC), str(tmp_path / "b"))
-    chunk_files = sorted((tmp_path / "b" / "chunks").iterdir())
-    for f in chunk_files[::3]:  # as if the run had been killed before these chunks
-        f.unlink()
-    (tmp_path / "b" / "results.parquet").unlink()
-    resumed = runner.run_spec(parse_spec_dict(SPEC), str(tmp_path / "b"), resume=True)
-    pd.testing.assert_frame_equal(whole, resumed)
-    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "a" / "results.parquet"), whole)
+def test_resume_after_an_interruption_gives_the_identical_results(tmp_path, monkeypatch):
+    whole = runner.run_spec(parse_spec_dict(SPEC), str(tmp_path / "a"), keep_rows=True)
+    stop = []
+
+    def interrupt(n):
+        stop.append(n)
+        if len(stop) == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        runner.run_spec(parse_spec_dict(SPEC), str(tmp_path / "b"), keep_rows=True, progress=interrupt)
+    resumed = runner.run_spec(parse_spec_dict(SPEC), str(tmp_path / "b"), resume=True, keep_rows=True)
+    pd.testing.assert_frame_equal(whole.rows, resumed.rows)
+    assert whole.stats == resumed.stats
 
 
 def test_chunking_does_not_change_results(tmp_path, monkeypatch):
-    a = runner.run_spec(parse_spec_dict(SPEC), str(tmp_path / "a"))
+    a = runner.run_spec(parse_spec_dict(SPEC), str(tmp_path / "a"), keep_rows=True)
     monkeypatch.setattr(runner, "CHUNK", 777)
-    b = runner.run_spec(parse_spec_dict(SPEC), str(tmp_path / "b"))
-    pd.testing.assert_frame_equal(a, b)
+    b = runner.run_spec(parse_spec_dict(SPEC), str(tmp_path / "b"), keep_rows=True)
+    pd.testing.assert_frame_equal(a.rows, b.rows)
+    assert a.stats == b.stats
+
+
+def test_a_complete_run_resumes_to_itself_without_playing(tmp_path):
+    runner.run_spec(parse_spec_dict(SPEC), str(tmp_path / "a"))
+    played = []
+    again = runner.run_spec(parse_spec_dict(SPEC), str(tmp_path / "a"), resume=True, progress=played.append)
+    assert played == [] and again.stats == runner.read_stats(str(tmp_path / "a"))
 
 
 def test_a_used_folder_needs_resume(tmp_path):
@@ -71,7 +86,7 @@ def test_a_used_folder_needs_resume(tmp_path):
 def test_matches(tmp_path):
     spec = parse_spec_dict({**SPEC, "hands": 50, "match": {"mode": "threshold", "threshold": 100},
                             "seating": "none"})
-    table = runner.run_spec(spec, str(tmp_path / "m"))
+    table = runner.run_spec(spec, str(tmp_path / "m"), keep_rows=True).rows
     assert len(table) == 50 * 4
     assert (table.groupby("match").win.sum().round(9) == 1).all()
     assert (table.groupby("match").total.max() >= 100).all()
@@ -82,10 +97,12 @@ def test_the_run_command(run, tmp_path):
     spec.write_text('name = "s"\nplayers = 3\nhands = 300\nlineup = ["spend", "lowest", "lowest"]\n')
     code, out, err = run("run", spec, "--out", tmp_path / "o")
     assert code == 0, err
-    assert "2,700 rows" in out  # 300 hands x 3 seats x 3 rotations and "spend" in out and "±" in out
+    assert "900 hands played" in out and "spend" in out and "±" in out  # 300 hands x 3 rotations
     assert sorted(p.name for p in (tmp_path / "o").iterdir()) == [
-        "chunks", "comparison.png", "distribution.png", "hand-length.png", "meta.json", "report.html", "report.md",
-        "results.parquet", "run.json", "spec.toml"]
+        "comparison.png", "distribution.png", "hand-length.png", "meta.json", "report.html", "report.md",
+        "run.json", "spec.toml", "stats.parquet"]
+    code, out, err = run("run", spec, "--out", tmp_path / "r", "--rows")
+    assert code == 0 and "rows in" in out and (tmp_path / "r" / "results.parquet").is_file()
     code, _, err = run("run", spec, "--out", tmp_path / "o")
     assert code == 2 and "already holds a run" in err
     code, _, err = run("run", spec, "--out", tmp_path / "o", "--resume")

@@ -1,6 +1,6 @@
-"""The runner's contract: the same spec gives the same results.parquet (the same rows, values, types
-and row groups), whatever
-the threads, the chunking, an interruption and resume, or a Dask cluster."""
+"""The runner's contract: the same spec gives the same statistics (stats.parquet: every value), and
+with --rows the same results.parquet (the same rows, values, types and row groups), whatever the
+threads, the chunking, an interruption and resume, or a Dask cluster."""
 
 import numba as nb
 import pytest
@@ -19,7 +19,9 @@ def reference_run(tmp_path_factory):
     """The run everything else must reproduce: in process, all threads, chunks of 500."""
     folder = tmp_path_factory.mktemp("ref") / "run"
     runner.write_results(parse_spec_dict(SPEC), str(folder), chunk=500)
-    return folder
+    rows = tmp_path_factory.mktemp("ref") / "rows"
+    runner.write_results(parse_spec_dict(SPEC), str(rows), chunk=500, keep_rows=True)
+    return folder, rows
 
 
 def test_one_or_two_threads_give_the_same_results(reference_run, tmp_path, monkeypatch):
@@ -28,39 +30,48 @@ def test_one_or_two_threads_give_the_same_results(reference_run, tmp_path, monke
     try:
         nb.set_num_threads(1)
         runner.write_results(parse_spec_dict(SPEC), str(tmp_path / "one"))
+        runner.write_results(parse_spec_dict(SPEC), str(tmp_path / "rows"), keep_rows=True)
     finally:
         nb.set_num_threads(before)
-    assert results(tmp_path / "one") == results(reference_run)
+    assert results(tmp_path / "one") == results(reference_run[0])
+    assert results(tmp_path / "rows") == results(reference_run[1])
 
 
 def test_chunked_or_whole_give_the_same_results(reference_run, tmp_path, monkeypatch):
     monkeypatch.setattr(runner, "CHUNK", 10**9)
     runner.write_results(parse_spec_dict(SPEC), str(tmp_path / "whole"))
+    runner.write_results(parse_spec_dict(SPEC), str(tmp_path / "whole-rows"), keep_rows=True)
     monkeypatch.setattr(runner, "CHUNK", 333)
     runner.write_results(parse_spec_dict(SPEC), str(tmp_path / "small"))
-    assert results(tmp_path / "whole") == results(reference_run) == results(tmp_path / "small")
+    runner.write_results(parse_spec_dict(SPEC), str(tmp_path / "small-rows"), keep_rows=True)
+    assert results(tmp_path / "whole") == results(reference_run[0]) == results(tmp_path / "small")
+    assert results(tmp_path / "whole-rows") == results(reference_run[1]) == results(tmp_path / "small-rows")
 
 
-def test_an_interrupted_run_keeps_its_chunks_and_resumes_to_the_same_results(reference_run, tmp_path, monkeypatch):
+@pytest.mark.parametrize("rows", [False, True])
+def test_an_interrupted_run_keeps_its_chunks_and_resumes_to_the_same_results(reference_run, tmp_path, monkeypatch,
+                                                                            rows):
     monkeypatch.setattr(runner, "CHUNK", 500)
     folder = tmp_path / "cut"
     done = []
 
-    def ctrl_c_after_five(n):
+    def ctrl_c_after_two(n):
         done.append(n)
-        if len(done) == 5:
+        if len(done) == 2:
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        runner.write_results(parse_spec_dict(SPEC), str(folder), progress=ctrl_c_after_five)
+        runner.write_results(parse_spec_dict(SPEC), str(folder), progress=ctrl_c_after_two, keep_rows=rows)
     kept = sorted(p.name for p in (folder / "chunks").iterdir())
-    assert len(kept) == 5 and all(p.endswith(".arrow") for p in kept)  # every finished chunk, whole
+    assert len([p for p in kept if p.endswith(".parquet")]) == 2  # every finished chunk, whole
+    assert len(kept) == 2 * (1 + 4 * rows)  # with rows, a rows file per rotation beside each
     assert sorted(p.name for p in folder.iterdir()) == ["chunks", "run.json"]  # no results, no half file
     played = []
-    runner.write_results(parse_spec_dict(SPEC), str(folder), resume=True,
+    runner.write_results(parse_spec_dict(SPEC), str(folder), resume=True, keep_rows=rows,
                          progress=lambda n: played.append(n))
-    assert results(folder) == results(reference_run)
-    assert sum(played) == 1800 * 4 and len(played) == 16  # 5 chunks read back, 11 played
+    assert results(folder) == results(reference_run[rows])
+    assert sum(played) == 1800 * 4 and len(played) == 4  # 2 chunks read back, 2 played
+    assert not (folder / "chunks").exists()  # a complete run keeps no chunks
 
 
 def test_a_dask_cluster_gives_the_same_results(reference_run, tmp_path, monkeypatch):
@@ -69,7 +80,7 @@ def test_a_dask_cluster_gives_the_same_results(reference_run, tmp_path, monkeypa
     distributed = pytest.importorskip("distributed")
     monkeypatch.setattr(runner, "CHUNK", 500)
     runner.write_results(parse_spec_dict(SPEC), str(tmp_path / "local"), workers=2)
-    assert results(tmp_path / "local") == results(reference_run)
+    assert results(tmp_path / "local") == results(reference_run[0])
 
     load_strategy_file(EXAMPLE)
     spec = parse_spec_dict({**SPEC, "lineup": ["pairs_first(min_raise=5)", "random", "lowest", "greedy"]})
@@ -82,31 +93,26 @@ def test_a_dask_cluster_gives_the_same_results(reference_run, tmp_path, monkeypa
 
 
 def test_a_failure_while_writing_keeps_every_played_chunk_and_no_half_file(tmp_path, monkeypatch):
-    """If making the results table fails, every chunk already played is still kept on disk, the
-    error reaches the caller, and no half results file is left."""
+    """If making the rows fails, every chunk already finished is still kept on disk, the error
+    reaches the caller, and no half results file is left; a resume finishes the run."""
     from experiments import chunks
-    from experiments import results as results_module
 
     calls = []
     real = chunks.rows
 
     def broken(task, measured, spec, labels):
         calls.append(task)
-        if len(calls) == 3:
+        if len(calls) == 9:  # the third chunk's first rotation
             raise OSError("disk full")
         return real(task, measured, spec, labels)
 
-    played = []
-    real_play = runner.play_chunk
     monkeypatch.setattr(runner, "rows", broken)
-    monkeypatch.setattr(runner, "play_chunk", lambda *a: played.append(a[0]) or real_play(*a))
     folder = tmp_path / "broken"
     with pytest.raises(OSError, match="disk full"):
-        runner.write_results(parse_spec_dict(SPEC), str(folder), chunk=500)
-    kept = sorted((folder / "chunks").iterdir())
-    assert len(played) >= 4 and len(kept) == len(played) - 1  # all played (less the compile warm-up) are kept
-    assert all(results_module.read_chunk(path).num_rows for path in kept)  # whole
+        runner.write_results(parse_spec_dict(SPEC), str(folder), chunk=500, keep_rows=True)
+    kept = sorted(p.name for p in (folder / "chunks").iterdir() if p.suffix == ".parquet")
+    assert kept == ["deals-0-500.parquet", "deals-500-1000.parquet"]
     assert sorted(p.name for p in folder.iterdir()) == ["chunks", "run.json"]
     monkeypatch.setattr(runner, "rows", real)
-    runner.write_results(parse_spec_dict(SPEC), str(folder), resume=True, chunk=500)
-    assert (folder / "results.parquet").is_file()
+    runner.write_results(parse_spec_dict(SPEC), str(folder), resume=True, chunk=500, keep_rows=True)
+    assert (folder / "results.parquet").is_file() and (folder / "stats.parquet").is_file()

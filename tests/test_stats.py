@@ -36,7 +36,7 @@ def test_a_paired_difference_of_strategies_equal_in_law_covers_zero_at_the_state
     `random` is exactly 0 (lineup random, twin, random, twin: each sits between two of the other).
     Split one run into 400 blocks of disjoint deals; the 95% interval of each block must cover 0
     in about 95% of them (a binomial 99.9% range around 0.95 for 400 blocks: 0.91..0.98)."""
-    from experiments import runner
+    from experiments import statistics
     from experiments.spec import parse_spec_dict
     from reports.tables import paired_differences
     from simkit.plugins import load_strategy_file
@@ -44,15 +44,18 @@ def test_a_paired_difference_of_strategies_equal_in_law_covers_zero_at_the_state
     load_strategy_file("tests/data/twin_random.py")
     spec = parse_spec_dict({"name": "twins", "players": 4, "hands": 400 * 60, "seed": 77,
                             "lineup": ["random", "random_twin", "random", "random_twin"], "baseline": "random"})
-    table = runner.run_spec(spec, str(tmp_path / "t"))
-    covered = 0
-    for _, block in table.groupby(table["hand"] // 60):
-        d = paired_differences(block, "penalty", "random").iloc[0]
+    covered, blocks = 0, []
+    for lo in range(0, 400 * 60, 60):  # each block's statistics are a chunk's
+        blocks.append(statistics.reduce_chunk(spec, lo, lo + 60))
+        d = paired_differences(blocks[-1], "random").iloc[0]
         assert d["strategy"] == "random_twin" and d["n"] == 60  # deals
         covered += abs(d["difference"]) <= d["ci95"]
     assert 0.91 <= covered / 400 <= 0.98
-    whole = paired_differences(table, "penalty", "random").iloc[0]
-    assert abs(whole["difference"]) <= 3.3 * whole["ci95"] / 1.96  # and the whole run agrees with 0
+    total = blocks[0]
+    for block in blocks[1:]:
+        total = total + block
+    whole = paired_differences(total, "random").iloc[0]
+    assert whole["n"] == 400 * 60 and abs(whole["difference"]) <= 3.3 * whole["ci95"] / 1.96  # the whole run agrees
 
 
 def test_head_to_head_and_win_rates_on_a_known_table():
@@ -60,7 +63,7 @@ def test_head_to_head_and_win_rates_on_a_known_table():
     it wins deal 0 outright and three quarters of deal 1; the interval is over the 2 deals."""
     import pandas as pd
 
-    from reports.tables import pairwise, win_rates
+    from reports.rows import pairwise, win_rates
 
     rows = []
     for hand, rot, pa, pb in [(0, 0, 1, 5), (0, 1, 2, 9), (1, 0, 4, 4), (1, 1, 0, 3)]:
@@ -82,9 +85,9 @@ def test_head_to_head_in_matches_counts_per_seat_not_seats(tmp_path):
     import experiments
     from reports.tables import pairwise
 
-    table = experiments.run({"name": "odd", "players": 3, "hands": 300, "seed": 4,
-                             "pool": ["hoard", "hoard(release_at=3)"],
-                             "match": {"mode": "threshold", "threshold": 100}})
-    h2h = pairwise(table, "total").set_index("strategy")
+    done = experiments.run({"name": "odd", "players": 3, "hands": 300, "seed": 4,
+                            "pool": ["hoard", "hoard(release_at=3)"],
+                            "match": {"mode": "threshold", "threshold": 100}})
+    h2h = pairwise(done.stats).set_index("strategy")
     assert h2h["low"].max() < 0.5 < h2h["high"].min()
     assert h2h["beats"].sum() == pytest.approx(1)
