@@ -85,18 +85,23 @@ def _measures_whos_the_ass(mode: str) -> Measures:
 
 
 def _stat_rows_whos_the_ass(played: dict[str, np.ndarray], n: int) -> tuple:
-    """Seat rows x[deal, seat, measure] and table rows x[deal, 1, measure], a deal slot each."""
+    """Seat rows x[deal, seat, measure] and table rows x[deal, 1, measure], one per deal (deal
+    slots None: row r is deal r)."""
     if "penalties" in played:
         p = played["penalties"]
-        seat = np.stack([np.ones_like(p), p, p == 0, played["ass_end"][:, None] == np.arange(n)], axis=2)
-        table = np.stack([np.ones_like(played["tricks"]), played["tricks"]], axis=1)[:, None, :]
+        seat = np.empty(p.shape + (4,), np.int64)
+        seat[:, :, 0], seat[:, :, 1], seat[:, :, 2] = 1, p, p == 0
+        seat[:, :, 3] = played["ass_end"][:, None] == np.arange(n)
+        table = np.empty((len(p), 1, 2), np.int64)
+        table[:, 0, 0], table[:, 0, 1] = 1, played["tricks"]
     else:
         totals = played["totals"]
-        wins = np.rint(played["wins"] * WIN_SCALE).astype(np.int64)
-        seat = np.stack([np.ones_like(totals), totals, wins], axis=2)
-        table = np.stack([np.ones_like(played["hands"]), played["hands"]], axis=1)[:, None, :]
-    deal = np.arange(len(seat))
-    return seat, deal, table, deal
+        seat = np.empty(totals.shape + (3,), np.int64)
+        seat[:, :, 0], seat[:, :, 1] = 1, totals
+        seat[:, :, 2] = np.rint(played["wins"] * WIN_SCALE)
+        table = np.empty((len(totals), 1, 2), np.int64)
+        table[:, 0, 0], table[:, 0, 1] = 1, played["hands"]
+    return seat, None, table, None
 
 
 def _whos_the_ass() -> Game:
@@ -200,8 +205,7 @@ def _stat_rows_ezelen(played: dict[str, np.ndarray], n: int) -> tuple:
     table = np.stack([np.ones_like(reason), reason == LAST, reason == TEMPO, reason == TIE, reason == STALLED,
                       signal >= 0, np.maximum(signal, 0), played["turns"]], axis=1).astype(np.int64)[:, None, :]
     if "offsets" not in played:
-        deal = np.arange(len(loser))
-        return np.stack(seat, axis=2).astype(np.int64), deal, table, deal
+        return np.stack(seat, axis=2).astype(np.int64), None, table, None
     offsets = played["offsets"]
     matches = len(offsets) - 1
     match_of = np.repeat(np.arange(matches), np.diff(offsets))

@@ -122,6 +122,7 @@ def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None 
     per_deal = replays(spec)
     replay_of = [(ci, r) for ci, cell in enumerate(spec.cells()) for r in range(cell.rotations(spec.seating))]
     labels = strategy_labels(spec)
+    lay = st.layout(spec)
     files = tuple(str(Path(f).resolve()) for f in strategy_files)
     ready = time.perf_counter()
     if workers is None and scheduler is None:  # compile the engine (or load it) outside the timing
@@ -136,9 +137,9 @@ def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None 
     try:
         todo = []
         for index, task in enumerate(tasks):
-            path = chunks / f"{task.name}.parquet"
+            path = chunks / f"{task.name}.npz"
             if path.exists():
-                part = st.read(path)
+                part = st.read_chunk(path, lay)
                 total = part if total is None else total + part
                 if writer is not None:
                     olds = [Task(ci, r, task.lo, task.hi) for ci, r in replay_of]
@@ -161,7 +162,7 @@ def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None 
                 writer.add(order[task], olds, [arrays for _, _, arrays in played],
                            [chunks / f"{old.name}.arrow" for old in olds])
                 writer.flush()
-            st.write(part, chunks / f"{task.name}.parquet")
+            st.write_chunk(part, chunks / f"{task.name}.npz")
             total = part if total is None else total + part
             if progress:
                 progress((task.hi - task.lo) * per_deal)

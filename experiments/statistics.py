@@ -30,7 +30,7 @@ from experiments.chunks import rotated
 from experiments.spec import Spec
 from simkit.errors import SimkitError
 from simkit.files import atomic_path
-from simkit.moments import Moments, Scratch
+from simkit.moments import Moments, Scratch, count_values
 from simkit.plugins import load_strategy_file
 
 REPLAY = ("replays", "beats2")  # table measures of every deal's replay: a count, and 2 x (a beats b) + (a ties b)
@@ -120,6 +120,17 @@ def _same_histograms(a: dict, b: dict) -> bool:
     return a.keys() == b.keys() and all(np.array_equal(np.trim_zeros(a[k], "b"), np.trim_zeros(b[k], "b")) for k in a)
 
 
+def wanted(names: tuple[str, ...], ratios: list[tuple[str, str]]) -> np.ndarray:
+    """The (m, k) products a table of measures needs: those of every ratio mean num / den that
+    gets an interval (a share's Wilson interval needs only the totals)."""
+    out = set()
+    for num, den in ratios:
+        if num in names and den in names:
+            a, b = names.index(num), names.index(den)
+            out |= {(a, a), (a, b), (b, a), (b, b)}
+    return np.array(sorted(out), np.int64).reshape(-1, 2)
+
+
 def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] = (),
                  on_play=None) -> Statistics:
     """Play deals lo..hi-1 in every cell and rotation and reduce them to statistics. A pure
@@ -133,12 +144,15 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
     deals = hi - lo
     ms, mt = len(lay.seat_measures), len(lay.table_measures)
     main = lay.seat_measures.index(lay.measures.main)
+    seat_want = wanted(lay.seat_measures, [(lay.measures.main, lay.measures.per)])
+    table_want = wanted(lay.table_measures, [("first_signal", "signalled")])
     seat = Moments.zeros(len(lay.groups), ms, len(lay.pairs))
     table = Moments.zeros(len(lay.cells), mt)
     pooled_ids = [i for i, g in enumerate(lay.groups) if g[0] == "pooled"]
     pooled = Scratch(len(lay.groups), deals, ms) if pooled_ids else None
     seat_hist: dict[int, np.ndarray] = {}
     table_hist: dict[int, np.ndarray] = {}
+    one = np.zeros((1, 1), np.int64)
     for ci, cell in enumerate(spec.cells()):
         n = cell.players
         own = [i for i, g in enumerate(lay.groups) if g[1] == ci]  # this cell's groups, local ids 0..
@@ -154,51 +168,54 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
             if on_play is not None:
                 on_play(ci, r, played)
             seat_x, seat_deal, table_x, table_deal = game.stat_rows(played, n)
-            strategy = [local[index[("strategy", ci, n, name)]] for name in seated]
-            scratch.add(seat_x, seat_deal, np.array([strategy, [local[index[("seat", ci, n, str(s))]]
-                                                                for s in range(n)]]))
+            strategy = [index[("strategy", ci, n, name)] for name in seated]
+            scratch.add(seat_x, seat_deal, np.array([[local[g] for g in strategy],
+                                                     [local[index[("seat", ci, n, str(s))]] for s in range(n)]]))
             if pooled is not None and ("pooled", -1, n, seated[0]) in index:
                 pooled.add(seat_x, seat_deal, np.array([[index[("pooled", -1, n, name)] for name in seated]]))
-            padded = np.zeros(table_x.shape[:2] + (mt,), np.int64)
-            padded[:, :, :table_x.shape[2]] = table_x
-            tables.add(padded, table_deal, np.zeros((1, 1), np.int64))
-            tables.add(_replays(seat_x, seat_deal, deals, seated, distinct, main, mt), np.arange(deals),
-                       np.zeros((1, 1), np.int64))
-            _histogram(seat_hist, seat_x, lay.seat_measures, lay.measures.seat_histogram,
-                       [index[("strategy", ci, n, name)] for name in seated])
+            replay = _replays(seat_x, seat_deal, deals, seated, distinct, main)
+            if table_deal is None:  # a table row per deal: the replay's measures beside the game's
+                tables.add(np.concatenate([table_x, replay], axis=2), None, one)
+            else:
+                tables.add(np.concatenate([table_x, np.zeros(table_x.shape[:2] + (2,), np.int64)], axis=2),
+                           table_deal, one)
+                tables.add(np.concatenate([np.zeros((deals, 1, mt - 2), np.int64), replay], axis=2), None, one)
+            _histogram(seat_hist, seat_x, lay.seat_measures, lay.measures.seat_histogram, strategy)
             _histogram(table_hist, table_x, lay.measures.table, lay.measures.table_histogram, [ci],
                        only=_signalled(table_x, lay.measures))
         mine = [p for p, (g, _) in enumerate(lay.pairs) if lay.groups[g][1] == ci]
-        part = scratch.moments(np.array([(local[lay.pairs[p][0]], local[lay.pairs[p][1]]) for p in mine]))
+        part = scratch.moments(np.array([(local[lay.pairs[p][0]], local[lay.pairs[p][1]]) for p in mine]), seat_want)
         for k, g in enumerate(own):
             for whole, piece in zip(seat.parts()[:3], part.parts()[:3]):
                 whole[g] = piece[k]
         seat.cross[mine] = part.cross
-        whole_table = tables.moments()
+        whole_table = tables.moments(None, table_want)
         for whole, piece in zip(table.parts()[:3], whole_table.parts()[:3]):
             whole[ci] = piece[0]
     if pooled is not None:
-        part = pooled.moments()
+        part = pooled.moments(None, seat_want)
         for g in pooled_ids:
             for whole, piece in zip(seat.parts()[:3], part.parts()[:3]):
                 whole[g] = piece[g]
     return Statistics(lay, seat, table, seat_hist, table_hist)
 
 
-def _replays(seat_x, seat_deal, deals: int, seated: list[str], distinct: list[str], main: int, width: int):
-    """A table row per deal of this replay: `replays` 1, and for a table of two strategies a, b
-    `beats2` = 2 if a's seats have the lower mean of the main measure on this deal, 1 if equal."""
-    out = np.zeros((deals, 1, width), np.int64)
-    out[:, 0, width - 2] = 1
+def _replays(seat_x, seat_deal, deals: int, seated: list[str], distinct: list[str], main: int):
+    """Per deal of this replay, [replays, beats2]: 1, and for a table of two strategies a, b,
+    2 if a's seats have the lower mean of the main measure on this deal, 1 if equal."""
+    out = np.zeros((deals, 1, 2), np.int64)
+    out[:, 0, 0] = 1
     if len(distinct) == 2:
         sums = []
         for name in distinct:
             seats = [s for s, label in enumerate(seated) if label == name]
-            total = np.bincount(seat_deal, seat_x[:, seats, main].sum(axis=1), deals).astype(np.int64)
-            count = np.bincount(seat_deal, seat_x[:, seats, 0].sum(axis=1), deals).astype(np.int64)
+            total, count = seat_x[:, seats, main].sum(axis=1), seat_x[:, seats, 0].sum(axis=1)
+            if seat_deal is not None:  # several rows per deal (an Ezelen match's rounds)
+                total = np.bincount(seat_deal, total, deals).astype(np.int64)
+                count = np.bincount(seat_deal, count, deals).astype(np.int64)
             sums.append((total, count))
         (sa, ca), (sb, cb) = sums
-        out[:, 0, width - 1] = 2 * (sa * cb < sb * ca) + (sa * cb == sb * ca)
+        out[:, 0, 1] = 2 * (sa * cb < sb * ca) + (sa * cb == sb * ca)
     return out
 
 
@@ -212,17 +229,18 @@ def _signalled(table_x, measures: games.Measures):
 def _histogram(into: dict, x, names: tuple[str, ...], name: str | None, groups: list[int], only=None) -> None:
     """Count the values of measure `name` in each seat's rows (measure 0 > 0; `only` a mask of
     rows) into that seat's group's histogram."""
-    if name is None:
+    if name is None or len(x) == 0:
         return
     m = names.index(name)
-    for s, g in enumerate(groups):
-        keep = x[:, s, 0] > 0
-        if only is not None:
-            keep &= only
-        counts = np.bincount(x[keep, s, m])
+    top = int(x[:, :, m].max()) + 1
+    local = sorted(set(groups))
+    hist = np.zeros((len(local), top), np.int64)
+    keep = np.ones(len(x), np.bool_) if only is None else np.ascontiguousarray(only)
+    count_values(np.ascontiguousarray(x, np.int64), m, keep, np.array([local.index(g) for g in groups]), hist)
+    for k, g in enumerate(local):
         old = into.get(g, np.zeros(0, np.int64))
-        size = max(len(old), len(counts))
-        into[g] = np.pad(old, (0, size - len(old))) + np.pad(counts, (0, size - len(counts)))
+        size = max(len(old), top)
+        into[g] = np.pad(old, (0, size - len(old))) + np.pad(hist[k], (0, size - top))
 
 
 # --- files ----------------------------------------------------------------------------------
@@ -319,6 +337,27 @@ def _dense(sparse: dict[int, dict[int, int]]) -> dict[int, np.ndarray]:
             counts[value] = count
         out[g] = counts
     return out
+
+
+def write_chunk(stats: Statistics, path: Path) -> None:
+    """A chunk's statistics as they are (int64 arrays; a chunk is small): what a resume reads back."""
+    arrays = {f"{kind}_{name}": np.asarray(a, np.int64) for kind, m in (("seat", stats.seat), ("table", stats.table))
+              for name, a in zip(("present", "total", "gram", "cross"), m.parts())}
+    for kind, hist in (("sh", stats.seat_histograms), ("th", stats.table_histograms)):
+        for g, counts in hist.items():
+            arrays[f"{kind}_{g}"] = np.asarray(counts, np.int64)
+    with atomic_path(path) as tmp:
+        with open(tmp, "wb") as f:
+            np.savez(f, **arrays)
+
+
+def read_chunk(path: Path, lay: Layout) -> Statistics:
+    with np.load(path) as data:
+        seat = Moments(*(data[f"seat_{name}"] for name in ("present", "total", "gram", "cross")))
+        table = Moments(*(data[f"table_{name}"] for name in ("present", "total", "gram", "cross")))
+        hist = {kind: {int(k.split("_", 1)[1]): data[k] for k in data.files if k.startswith(kind + "_")}
+                for kind in ("sh", "th")}
+    return Statistics(lay, seat, table, hist["sh"], hist["th"])
 
 
 def metadata(path: Path) -> dict:

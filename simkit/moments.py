@@ -32,22 +32,35 @@ def accumulate(x, deal, group, sums):
     sums[g, d, m] is group g's sum of measure m in deal slot d."""
     rows, seats, measures = x.shape
     for r in range(rows):
-        d = deal[r]
-        for k in range(group.shape[0]):
-            for s in range(seats):
-                g = group[k, s]
-                if g >= 0:
-                    for m in range(measures):
-                        sums[g, d, m] += x[r, s, m]
+        _add_row(x, r, deal[r], group, sums, seats, measures)
 
 
-@nb.njit(cache=True)
-def fold(sums, pairs, present, total, gram, cross):
+@nb.njit(parallel=True, cache=True)
+def accumulate_deals(x, group, sums):
+    """`accumulate` where row r is deal slot r (one row per deal): the rows are independent, so
+    they are added on all threads."""
+    rows, seats, measures = x.shape
+    for r in nb.prange(rows):
+        _add_row(x, r, r, group, sums, seats, measures)
+
+
+@nb.njit(inline="always", cache=True)
+def _add_row(x, r, d, group, sums, seats, measures):
+    for k in range(group.shape[0]):
+        for s in range(seats):
+            g = group[k, s]
+            if g >= 0:
+                for m in range(measures):
+                    sums[g, d, m] += x[r, s, m]
+
+
+@nb.njit(parallel=True, cache=True)
+def fold(sums, pairs, want, present, total, gram, cross):
     """Add every group's moments over the deal slots: present[g, m] = the deals with S_m ≠ 0,
-    total[g, m] = Σ S_m, gram[g, m, k] = Σ S_m S_k; and for each pair p = (g, b) of groups,
-    cross[p, m, k] = Σ S^g_m S^b_k over the deals where g has rows."""
+    total[g, m] = Σ S_m, and for each (m, k) of `want`, gram[g, m, k] = Σ S_m S_k; for each pair
+    p = (g, b) of groups, cross[p, m, k] = Σ S^g_m S^b_k over the deals where g has rows."""
     groups, deals, measures = sums.shape
-    for g in range(groups):
+    for g in nb.prange(groups):
         for d in range(deals):
             if sums[g, d, 0] == 0:
                 continue
@@ -56,16 +69,28 @@ def fold(sums, pairs, present, total, gram, cross):
                 if s != 0:
                     present[g, m] += 1
                 total[g, m] += s
-                for k in range(measures):
-                    gram[g, m, k] += s * sums[g, d, k]
-    for p in range(pairs.shape[0]):
+            for w in range(want.shape[0]):
+                m, k = want[w, 0], want[w, 1]
+                gram[g, m, k] += sums[g, d, m] * sums[g, d, k]
+    for p in nb.prange(pairs.shape[0]):
         g, b = pairs[p, 0], pairs[p, 1]
         for d in range(deals):
             if sums[g, d, 0] == 0:
                 continue
-            for m in range(measures):
-                for k in range(measures):
-                    cross[p, m, k] += sums[g, d, m] * sums[b, d, k]
+            for w in range(want.shape[0]):
+                m, k = want[w, 0], want[w, 1]
+                cross[p, m, k] += sums[g, d, m] * sums[b, d, k]
+
+
+@nb.njit(cache=True)
+def count_values(x, m, keep, group, hist):
+    """hist[g, v] += 1 for every row r and seat s with x[r, s, 0] > 0 and keep[r], where
+    g = group[s] and v = x[r, s, m] (0 <= v < hist.shape[1])."""
+    for r in range(x.shape[0]):
+        if keep[r]:
+            for s in range(x.shape[1]):
+                if x[r, s, 0] > 0:
+                    hist[group[s], x[r, s, m]] += 1
 
 
 @dataclass
@@ -100,17 +125,25 @@ class Scratch:
     def __init__(self, groups: int, deals: int, measures: int):
         self.sums = np.zeros((groups, deals, measures), np.int64)
 
-    def add(self, x: np.ndarray, deal: np.ndarray, group: np.ndarray) -> None:
-        """Rows x[row, seat, measure] of deal slots deal[row]; group[grouping, seat] as in `accumulate`."""
-        accumulate(np.ascontiguousarray(x, np.int64), np.ascontiguousarray(deal, np.int64),
-                   np.ascontiguousarray(group, np.int64), self.sums)
+    def add(self, x: np.ndarray, deal: np.ndarray | None, group: np.ndarray) -> None:
+        """Rows x[row, seat, measure] of deal slots deal[row] (None: row r is deal slot r);
+        group[grouping, seat] as in `accumulate`."""
+        x = np.ascontiguousarray(x, np.int64)
+        group = np.ascontiguousarray(group, np.int64)
+        if deal is None:
+            accumulate_deals(x, group, self.sums)
+        else:
+            accumulate(x, np.ascontiguousarray(deal, np.int64), group, self.sums)
 
-    def moments(self, pairs: np.ndarray | None = None) -> Moments:
-        """The groups' moments, with the cross moments of each pair (g, b) of `pairs` [P, 2]."""
+    def moments(self, pairs: np.ndarray | None = None, want: np.ndarray | None = None) -> Moments:
+        """The groups' moments, with the cross moments of each pair (g, b) of `pairs` [P, 2];
+        `want` [W, 2] lists the (m, k) whose products are summed (default: all)."""
         groups, _, measures = self.sums.shape
         pairs = np.zeros((0, 2), np.int64) if pairs is None else np.ascontiguousarray(pairs, np.int64).reshape(-1, 2)
+        if want is None:
+            want = np.array([(m, k) for m in range(measures) for k in range(measures)], np.int64)
         out = Moments.zeros(groups, measures, len(pairs))
-        fold(self.sums, pairs, *out.parts())
+        fold(self.sums, pairs, np.ascontiguousarray(want, np.int64).reshape(-1, 2), *out.parts())
         return out
 
 

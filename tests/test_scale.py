@@ -63,7 +63,7 @@ def test_an_interrupted_run_keeps_its_chunks_and_resumes_to_the_same_results(ref
     with pytest.raises(KeyboardInterrupt):
         runner.write_results(parse_spec_dict(SPEC), str(folder), progress=ctrl_c_after_two, keep_rows=rows)
     kept = sorted(p.name for p in (folder / "chunks").iterdir())
-    assert len([p for p in kept if p.endswith(".parquet")]) == 2  # every finished chunk, whole
+    assert len([p for p in kept if p.endswith(".npz")]) == 2  # every finished chunk, whole
     assert len(kept) == 2 * (1 + 4 * rows)  # with rows, a rows file per rotation beside each
     assert sorted(p.name for p in folder.iterdir()) == ["chunks", "run.json"]  # no results, no half file
     played = []
@@ -110,8 +110,8 @@ def test_a_failure_while_writing_keeps_every_played_chunk_and_no_half_file(tmp_p
     folder = tmp_path / "broken"
     with pytest.raises(OSError, match="disk full"):
         runner.write_results(parse_spec_dict(SPEC), str(folder), chunk=500, keep_rows=True)
-    kept = sorted(p.name for p in (folder / "chunks").iterdir() if p.suffix == ".parquet")
-    assert kept == ["deals-0-500.parquet", "deals-500-1000.parquet"]
+    kept = sorted(p.name for p in (folder / "chunks").iterdir() if p.suffix == ".npz")
+    assert kept == ["deals-0-500.npz", "deals-500-1000.npz"]
     assert sorted(p.name for p in folder.iterdir()) == ["chunks", "run.json"]
     monkeypatch.setattr(runner, "rows", real)
     runner.write_results(parse_spec_dict(SPEC), str(folder), resume=True, chunk=500, keep_rows=True)
