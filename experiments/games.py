@@ -34,6 +34,8 @@ class Measures:
 
 
 WIN_SCALE = 27720  # lcm(1..12): a match win shared by k <= 12 players is WIN_SCALE / k
+REPLAY = ("replays", "beats2")  # table measures of every deal's replay (the runner's): a count, and
+#                                 2 x (a beats b) + (a ties b)
 
 
 @dataclass(frozen=True)
@@ -78,28 +80,32 @@ def _rows_whos_the_ass(played: dict[str, np.ndarray], n: int, first: int) -> pa.
 
 def _measures_whos_the_ass(mode: str) -> Measures:
     if mode == "single":
-        return Measures(("rows", "penalty", "out", "ass"), ("rows", "tricks"), "penalty",
+        from simkit.whos_the_ass.measures import SEAT, TABLE
+
+        return Measures(SEAT, TABLE, "penalty",
                         seat_histogram="penalty", table_histogram="tricks")
     return Measures(("rows", "total", "win"), ("rows", "hands"), "total", seat_histogram="total",
                     table_histogram="hands", scale={"win": WIN_SCALE})
 
 
-def _stat_rows_whos_the_ass(played: dict[str, np.ndarray], n: int) -> tuple:
+def _stat_rows_whos_the_ass(played: dict[str, np.ndarray], n: int, pool: dict | None = None) -> tuple:
     """Seat rows x[deal, seat, measure] and table rows x[deal, 1, measure], one per deal (deal
-    slots None: row r is deal r)."""
+    slots None: row r is deal r); the table rows leave room for the runner's replay measures."""
+    from simkit.moments import buffer
+
     if "penalties" in played:
+        from simkit.whos_the_ass.measures import SEAT, TABLE, hand_rows
+
         p = played["penalties"]
-        seat = np.empty(p.shape + (4,), np.int64)
-        seat[:, :, 0], seat[:, :, 1], seat[:, :, 2] = 1, p, p == 0
-        seat[:, :, 3] = played["ass_end"][:, None] == np.arange(n)
-        table = np.empty((len(p), 1, 2), np.int64)
-        table[:, 0, 0], table[:, 0, 1] = 1, played["tricks"]
+        seat = buffer(p.shape + (len(SEAT),), pool, "seat", zero=False)
+        table = buffer((len(p), 1, len(TABLE) + len(REPLAY)), pool, "table", zero=False)
+        hand_rows(p, played["ass_end"], played["tricks"], seat, table)
     else:
         totals = played["totals"]
-        seat = np.empty(totals.shape + (3,), np.int64)
+        seat = buffer(totals.shape + (3,), pool, "seat", zero=False)
         seat[:, :, 0], seat[:, :, 1] = 1, totals
         seat[:, :, 2] = np.rint(played["wins"] * WIN_SCALE)
-        table = np.empty((len(totals), 1, 2), np.int64)
+        table = buffer((len(totals), 1, 2 + len(REPLAY)), pool, "table", zero=False)
         table[:, 0, 0], table[:, 0, 1] = 1, played["hands"]
     return seat, None, table, None
 
@@ -192,7 +198,7 @@ def _measures_ezelen(mode: str) -> Measures:
     return Measures(seat, EZELEN_TABLE, "lost", table_histogram="first_signal")
 
 
-def _stat_rows_ezelen(played: dict[str, np.ndarray], n: int) -> tuple:
+def _stat_rows_ezelen(played: dict[str, np.ndarray], n: int, pool: dict | None = None) -> tuple:
     """Seat rows per round (and, for matches, per match) and table rows per round, each with its
     deal slot: the round itself, or its match."""
     from simkit.ezelen.rules import LAST, STALLED, TEMPO, TIE
@@ -203,7 +209,8 @@ def _stat_rows_ezelen(played: dict[str, np.ndarray], n: int) -> tuple:
     seat = [ones, lost, lost & (reason == LAST)[:, None], lost & (reason == TEMPO)[:, None]]
     signal = played["first_signal"]
     table = np.stack([np.ones_like(reason), reason == LAST, reason == TEMPO, reason == TIE, reason == STALLED,
-                      signal >= 0, np.maximum(signal, 0), played["turns"]], axis=1).astype(np.int64)[:, None, :]
+                      signal >= 0, np.maximum(signal, 0), played["turns"]] + [np.zeros_like(reason)] * len(REPLAY),
+                     axis=1).astype(np.int64)[:, None, :]
     if "offsets" not in played:
         return np.stack(seat, axis=2).astype(np.int64), None, table, None
     offsets = played["offsets"]

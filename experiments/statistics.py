@@ -30,10 +30,11 @@ from experiments.chunks import rotated
 from experiments.spec import Spec
 from simkit.errors import SimkitError
 from simkit.files import atomic_path
-from simkit.moments import Moments, Scratch, count_values
+from simkit.moments import Moments, Scratch, buffer, count_values
 from simkit.plugins import load_strategy_file
 
-REPLAY = ("replays", "beats2")  # table measures of every deal's replay: a count, and 2 x (a beats b) + (a ties b)
+REPLAY = games.REPLAY
+_POOL: dict = {}  # scratch memory reused from chunk to chunk in this process (see simkit.moments.buffer)
 FORMAT = 1
 
 
@@ -149,7 +150,8 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
     seat = Moments.zeros(len(lay.groups), ms, len(lay.pairs))
     table = Moments.zeros(len(lay.cells), mt)
     pooled_ids = [i for i, g in enumerate(lay.groups) if g[0] == "pooled"]
-    pooled = Scratch(len(lay.groups), deals, ms) if pooled_ids else None
+    pool = _POOL
+    pooled = Scratch(len(pooled_ids), deals, ms, pool={}) if pooled_ids else None
     seat_hist: dict[int, np.ndarray] = {}
     table_hist: dict[int, np.ndarray] = {}
     one = np.zeros((1, 1), np.int64)
@@ -157,8 +159,8 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
         n = cell.players
         own = [i for i, g in enumerate(lay.groups) if g[1] == ci]  # this cell's groups, local ids 0..
         local = {g: k for k, g in enumerate(own)}
-        scratch = Scratch(len(own), deals, ms)
-        tables = Scratch(1, deals, mt)
+        scratch = Scratch(len(own), deals, ms, pool)
+        tables = Scratch(1, deals, mt, pool)
         names = labels(spec, cell)
         distinct = list(dict.fromkeys(names))
         for r in range(cell.rotations(spec.seating)):
@@ -167,22 +169,27 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
             played = game.play(seats, deals, lo, spec, cell)
             if on_play is not None:
                 on_play(ci, r, played)
-            seat_x, seat_deal, table_x, table_deal = game.stat_rows(played, n)
+            seat_x, seat_deal, table_x, table_deal = game.stat_rows(played, n, pool)
             strategy = [index[("strategy", ci, n, name)] for name in seated]
             scratch.add(seat_x, seat_deal, np.array([[local[g] for g in strategy],
                                                      [local[index[("seat", ci, n, str(s))]] for s in range(n)]]))
-            if pooled is not None and ("pooled", -1, n, seated[0]) in index:
-                pooled.add(seat_x, seat_deal, np.array([[index[("pooled", -1, n, name)] for name in seated]]))
             replay = _replays(seat_x, seat_deal, deals, seated, distinct, main)
             if table_deal is None:  # a table row per deal: the replay's measures beside the game's
-                tables.add(np.concatenate([table_x, replay], axis=2), None, one)
+                table_x[:, :, mt - 2:] = replay
+                tables.add(table_x, None, one)
             else:
-                tables.add(np.concatenate([table_x, np.zeros(table_x.shape[:2] + (2,), np.int64)], axis=2),
-                           table_deal, one)
-                tables.add(np.concatenate([np.zeros((deals, 1, mt - 2), np.int64), replay], axis=2), None, one)
+                tables.add(table_x, table_deal, one)
+                rows = buffer((deals, 1, mt), pool, "replay")
+                rows[:, :, mt - 2:] = replay
+                tables.add(rows, None, one)
             _histogram(seat_hist, seat_x, lay.seat_measures, lay.measures.seat_histogram, strategy)
-            _histogram(table_hist, table_x, lay.measures.table, lay.measures.table_histogram, [ci],
+            _histogram(table_hist, table_x, lay.table_measures, lay.measures.table_histogram, [ci],
                        only=_signalled(table_x, lay.measures))
+        if pooled is not None:  # a deal's sums over the cells of its player count: the cells' added up
+            for name in distinct:
+                key = ("pooled", -1, n, name)
+                if key in index:
+                    pooled.sums[pooled_ids.index(index[key])] += scratch.sums[local[index[("strategy", ci, n, name)]]]
         mine = [p for p, (g, _) in enumerate(lay.pairs) if lay.groups[g][1] == ci]
         part = scratch.moments(np.array([(local[lay.pairs[p][0]], local[lay.pairs[p][1]]) for p in mine]), seat_want)
         for k, g in enumerate(own):
@@ -194,9 +201,9 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
             whole[ci] = piece[0]
     if pooled is not None:
         part = pooled.moments(None, seat_want)
-        for g in pooled_ids:
+        for k, g in enumerate(pooled_ids):
             for whole, piece in zip(seat.parts()[:3], part.parts()[:3]):
-                whole[g] = piece[g]
+                whole[g] = piece[k]
     return Statistics(lay, seat, table, seat_hist, table_hist)
 
 
@@ -228,19 +235,21 @@ def _signalled(table_x, measures: games.Measures):
 
 def _histogram(into: dict, x, names: tuple[str, ...], name: str | None, groups: list[int], only=None) -> None:
     """Count the values of measure `name` in each seat's rows (measure 0 > 0; `only` a mask of
-    rows) into that seat's group's histogram."""
+    rows) into that seat's group's histogram (into[g]: counts by value, grown as needed)."""
     if name is None or len(x) == 0:
         return
     m = names.index(name)
     top = int(x[:, :, m].max()) + 1
     local = sorted(set(groups))
-    hist = np.zeros((len(local), top), np.int64)
-    keep = np.ones(len(x), np.bool_) if only is None else np.ascontiguousarray(only)
-    count_values(np.ascontiguousarray(x, np.int64), m, keep, np.array([local.index(g) for g in groups]), hist)
+    size = max([top] + [len(into[g]) for g in local if g in into])
+    hist = np.zeros((len(local), size), np.int64)
     for k, g in enumerate(local):
-        old = into.get(g, np.zeros(0, np.int64))
-        size = max(len(old), top)
-        into[g] = np.pad(old, (0, size - len(old))) + np.pad(hist[k], (0, size - top))
+        if g in into:
+            hist[k, :len(into[g])] = into[g]
+    keep = np.ones(len(x), np.bool_) if only is None else np.ascontiguousarray(only)
+    count_values(x, m, keep, np.array([local.index(g) for g in groups]), hist)
+    for k, g in enumerate(local):
+        into[g] = hist[k]
 
 
 # --- files ----------------------------------------------------------------------------------

@@ -119,11 +119,25 @@ class Moments:
 
 
 
+def buffer(shape: tuple[int, ...], pool: dict | None = None, name: str = "", zero: bool = True) -> np.ndarray:
+    """An int64 array of `shape` (zeroed unless `zero` is False), reusing the pool's memory kept
+    under (name, shape) when it has some: fresh memory of this size is mapped page by page on
+    first touch, which costs as much as the additions themselves."""
+    if pool is None:
+        return np.zeros(shape, np.int64)
+    out = pool.get((name, shape))
+    if out is None:
+        out = pool[(name, shape)] = np.zeros(shape, np.int64)
+    elif zero:
+        out.fill(0)
+    return out
+
+
 class Scratch:
     """Per-deal sums of some groups over a chunk's deal slots 0..deals-1, then their moments."""
 
-    def __init__(self, groups: int, deals: int, measures: int):
-        self.sums = np.zeros((groups, deals, measures), np.int64)
+    def __init__(self, groups: int, deals: int, measures: int, pool: dict | None = None):
+        self.sums = buffer((groups, deals, measures), pool, "sums")
 
     def add(self, x: np.ndarray, deal: np.ndarray | None, group: np.ndarray) -> None:
         """Rows x[row, seat, measure] of deal slots deal[row] (None: row r is deal slot r);
