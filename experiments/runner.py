@@ -126,7 +126,7 @@ def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None 
     files = tuple(str(Path(f).resolve()) for f in strategy_files)
     ready = time.perf_counter()
     if workers is None and scheduler is None:  # compile the engine (or load it) outside the timing
-        play_chunk(Chunk(0, 1), spec, files)
+        st.reduce_chunk(spec, 0, 1, files, warm_up=True)
     start = time.perf_counter()
     writer = None
     if keep_rows:

@@ -30,7 +30,7 @@ from experiments.chunks import rotated
 from experiments.spec import Spec
 from simkit.errors import SimkitError
 from simkit.files import atomic_path
-from simkit.moments import Moments, Scratch, buffer, count_values
+from simkit.moments import Moments, Scratch, beats, buffer, count_values
 from simkit.plugins import load_strategy_file
 
 REPLAY = games.REPLAY
@@ -133,10 +133,11 @@ def wanted(names: tuple[str, ...], ratios: list[tuple[str, str]]) -> np.ndarray:
 
 
 def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] = (),
-                 on_play=None) -> Statistics:
+                 on_play=None, warm_up: bool = False) -> Statistics:
     """Play deals lo..hi-1 in every cell and rotation and reduce them to statistics. A pure
     function of its arguments (a Dask worker runs it too); `on_play(cell, rotation, played)` sees
-    each engine call's arrays (the rows, when asked for, are made from them)."""
+    each engine call's arrays (the rows, when asked for, are made from them). `warm_up` plays
+    only the first cell's first rotation: enough to compile (or load) everything."""
     for path in strategy_files:  # a Dask worker has not seen the user's files yet
         load_strategy_file(path)
     game = games.get(spec.game)
@@ -155,7 +156,7 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
     seat_hist: dict[int, np.ndarray] = {}
     table_hist: dict[int, np.ndarray] = {}
     one = np.zeros((1, 1), np.int64)
-    for ci, cell in enumerate(spec.cells()):
+    for ci, cell in enumerate(spec.cells()[:1] if warm_up else spec.cells()):
         n = cell.players
         own = [i for i, g in enumerate(lay.groups) if g[1] == ci]  # this cell's groups, local ids 0..
         local = {g: k for k, g in enumerate(own)}
@@ -163,7 +164,7 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
         tables = Scratch(1, deals, mt, pool)
         names = labels(spec, cell)
         distinct = list(dict.fromkeys(names))
-        for r in range(cell.rotations(spec.seating)):
+        for r in range(1 if warm_up else cell.rotations(spec.seating)):
             seated = rotated(tuple(names), r)
             seats = game.seats_for(rotated(cell.lineup, r), n)
             played = game.play(seats, deals, lo, spec, cell)
@@ -211,18 +212,16 @@ def _replays(seat_x, seat_deal, deals: int, seated: list[str], distinct: list[st
     """Per deal of this replay, [replays, beats2]: 1, and for a table of two strategies a, b,
     2 if a's seats have the lower mean of the main measure on this deal, 1 if equal."""
     out = np.zeros((deals, 1, 2), np.int64)
-    out[:, 0, 0] = 1
-    if len(distinct) == 2:
-        sums = []
-        for name in distinct:
-            seats = [s for s, label in enumerate(seated) if label == name]
-            total, count = seat_x[:, seats, main].sum(axis=1), seat_x[:, seats, 0].sum(axis=1)
-            if seat_deal is not None:  # several rows per deal (an Ezelen match's rounds)
-                total = np.bincount(seat_deal, total, deals).astype(np.int64)
-                count = np.bincount(seat_deal, count, deals).astype(np.int64)
-            sums.append((total, count))
-        (sa, ca), (sb, cb) = sums
-        out[:, 0, 1] = 2 * (sa * cb < sb * ca) + (sa * cb == sb * ca)
+    side = np.array([distinct.index(label) if len(distinct) == 2 else -1 for label in seated], np.int64)
+    if seat_deal is None:  # a row per deal
+        beats(seat_x, side, main, out)
+        return out
+    # several rows per deal (an Ezelen match's rounds): the deal's sums first
+    per_deal = np.zeros((deals, len(seated), 2), np.int64)
+    for m, k in ((0, 0), (1, main)):
+        for s in range(len(seated)):
+            per_deal[:, s, m] = np.bincount(seat_deal, seat_x[:, s, k], deals)
+    beats(per_deal, side, 1, out)
     return out
 
 
