@@ -189,40 +189,36 @@ def _rows_ezelen(played: dict[str, np.ndarray], n: int, first: int) -> pa.Table:
     return table
 
 
-EZELEN_SEAT = ("rows", "lost", "lost_last", "lost_tempo")
-EZELEN_TABLE = ("rows", "last", "tempo", "tie", "stalled", "signalled", "first_signal", "turns")
-
-
 def _measures_ezelen(mode: str) -> Measures:
-    seat = EZELEN_SEAT + (("matches", "donkey", "letters") if mode == "ezel" else ())
-    return Measures(seat, EZELEN_TABLE, "lost", table_histogram="first_signal")
+    from simkit.ezelen.measures import SEAT, TABLE
+
+    seat = SEAT + (("matches", "donkey", "letters") if mode == "ezel" else ())
+    return Measures(seat, TABLE, "lost", table_histogram="first_signal")
 
 
 def _stat_rows_ezelen(played: dict[str, np.ndarray], n: int, pool: dict | None = None) -> tuple:
     """Seat rows per round (and, for matches, per match) and table rows per round, each with its
-    deal slot: the round itself, or its match."""
-    from simkit.ezelen.rules import LAST, STALLED, TEMPO, TIE
+    deal slot: None (a row per round: the round itself), or its match."""
+    from simkit.ezelen.measures import SEAT, TABLE, round_rows
+    from simkit.moments import buffer
 
-    loser, reason = played["loser"], played["reason"]
-    lost = loser[:, None] == np.arange(n)
-    ones = np.ones(lost.shape, np.int64)
-    seat = [ones, lost, lost & (reason == LAST)[:, None], lost & (reason == TEMPO)[:, None]]
-    signal = played["first_signal"]
-    table = np.stack([np.ones_like(reason), reason == LAST, reason == TEMPO, reason == TIE, reason == STALLED,
-                      signal >= 0, np.maximum(signal, 0), played["turns"]] + [np.zeros_like(reason)] * len(REPLAY),
-                     axis=1).astype(np.int64)[:, None, :]
-    if "offsets" not in played:
-        return np.stack(seat, axis=2).astype(np.int64), None, table, None
+    rounds = len(played["loser"])
+    match = "offsets" in played
+    width = len(SEAT) + (3 if match else 0)
+    pool = None if match else pool  # a match chunk's rounds vary in number: no buffer of that shape comes again
+    seat = buffer((rounds, n, width), pool, "seat", zero=match)
+    table = buffer((rounds, 1, len(TABLE) + len(REPLAY)), pool, "table", zero=False)
+    round_rows(played["loser"], played["reason"], played["first_signal"], played["turns"], seat, table)
+    if not match:
+        return seat, None, table, None
     offsets = played["offsets"]
     matches = len(offsets) - 1
     match_of = np.repeat(np.arange(matches), np.diff(offsets))
-    zeros = np.zeros(lost.shape, np.int64)
-    rounds = np.stack(seat + [zeros, zeros, zeros], axis=2).astype(np.int64)
-    ends = np.zeros((matches, n, len(seat)), np.int64)
-    per_match = np.stack([np.ones((matches, n), np.int64), played["donkey"][:, None] == np.arange(n),
-                          played["letters"]], axis=2).astype(np.int64)
-    seat_x = np.concatenate([rounds, np.concatenate([ends, per_match], axis=2)])
-    return seat_x, np.concatenate([match_of, np.arange(matches)]), table, match_of
+    ends = np.zeros((matches, n, width), np.int64)  # a row per match and seat: matches, donkey, letters
+    ends[:, :, len(SEAT)] = 1
+    ends[:, :, len(SEAT) + 1] = played["donkey"][:, None] == np.arange(n)
+    ends[:, :, len(SEAT) + 2] = played["letters"]
+    return np.concatenate([seat, ends]), np.concatenate([match_of, np.arange(matches)]), table, match_of
 
 
 def _ezelen() -> Game:
