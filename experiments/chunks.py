@@ -1,6 +1,6 @@
-"""One chunk of an experiment: a cell, a seat rotation and a range of hands (or matches), played
-into the columns of the results table. A pure function of its task, so it gives the same table
-wherever it runs: in this process, or on a Dask worker (which imports it from the package)."""
+"""The per-hand rows of one replay (`simkit run --rows`): a cell, a seat rotation and a range of
+hands (or matches), the engine's arrays made into the columns of the results table. Pure
+functions of their task, so they give the same table wherever the hands were played."""
 
 from dataclasses import dataclass
 
@@ -9,7 +9,6 @@ import pyarrow as pa
 
 from experiments import games
 from experiments.spec import Spec
-from simkit.plugins import load_strategy_file
 
 
 @dataclass(frozen=True)
@@ -33,17 +32,6 @@ def rotated(lineup: tuple[str, ...], r: int) -> list[str]:
     return [lineup[(s - r) % n] for s in range(n)]
 
 
-def play_chunk(task: Task, spec: Spec, strategy_files: tuple[str, ...] = ()) -> dict:
-    """Play one chunk: the engine's arrays as they come (what a Dask worker sends back);
-    `measured` makes them a row per (deal, seat), `rows` adds the config columns."""
-    for path in strategy_files:  # a Dask worker has not seen the user's files yet
-        load_strategy_file(path)
-    cell = spec.cells()[task.cell]
-    game = games.get(spec.game)
-    seats = game.seats_for(rotated(cell.lineup, task.rotation), cell.players)
-    return game.play(seats, task.hi - task.lo, task.lo, spec, cell)
-
-
 IDS = ("hand", "round", "match")  # columns that number the deals (a game may measure them itself)
 
 
@@ -60,7 +48,7 @@ def rows(task: Task, measured: pa.Table, spec: Spec, labels: tuple[str, ...]) ->
     game = games.get(spec.game)
     n, size = cell.players, len(measured)
     count = size // n
-    codes = [labels.index(label) for label in rotated(tuple(_labels(spec, cell)), task.rotation)]
+    codes = [labels.index(label) for label in rotated(tuple(seat_labels(spec, cell)), task.rotation)]
     columns = {"cell": np.full(size, task.cell, np.int16), "players": np.full(size, n, np.int8),
                "rotation": np.full(size, task.rotation, np.int8)}
     ids = [name for name in measured.column_names if name in IDS]
@@ -85,7 +73,8 @@ def rows(task: Task, measured: pa.Table, spec: Spec, labels: tuple[str, ...]) ->
     return table
 
 
-def _labels(spec: Spec, cell) -> list[str]:
+def seat_labels(spec: Spec, cell) -> list[str]:
+    """The strategy label of each seat of a cell, in the lineup's order (rotation 0)."""
     return [s.label for s in games.get(spec.game).seats_for(list(cell.lineup), cell.players)]
 
 
@@ -93,5 +82,5 @@ def strategy_labels(spec: Spec) -> tuple[str, ...]:
     """Every strategy label of the run, in order of first appearance (the shared dictionary)."""
     labels: dict[str, None] = {}  # ordered and unique: a dictionary with a repeated entry is written as text
     for cell in spec.cells():
-        labels.update(dict.fromkeys(_labels(spec, cell)))
+        labels.update(dict.fromkeys(seat_labels(spec, cell)))
     return tuple(labels)

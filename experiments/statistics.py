@@ -26,7 +26,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from experiments import games
-from experiments.chunks import rotated
+from experiments.chunks import rotated, seat_labels
 from experiments.spec import Spec
 from simkit.errors import SimkitError
 from simkit.files import atomic_path
@@ -36,11 +36,6 @@ from simkit.plugins import load_strategy_file
 REPLAY = games.REPLAY
 _POOL: dict = {}  # scratch memory reused from chunk to chunk in this process (see simkit.moments.buffer)
 FORMAT = 1
-
-
-def labels(spec: Spec, cell) -> list[str]:
-    """The strategy label of each seat of a cell, in the lineup's order (rotation 0)."""
-    return [s.label for s in games.get(spec.game).seats_for(list(cell.lineup), cell.players)]
 
 
 @dataclass(frozen=True)
@@ -71,15 +66,15 @@ def layout(spec: Spec) -> Layout:
     groups: list[tuple[str, int, int, str]] = []
     described = []
     for ci, cell in enumerate(cells):
-        names = list(dict.fromkeys(labels(spec, cell)))
+        names = list(dict.fromkeys(seat_labels(spec, cell)))
         groups += [("strategy", ci, cell.players, name) for name in names]
         groups += [("seat", ci, cell.players, str(s)) for s in range(cell.players)]
-        described.append({"cell": ci, "players": cell.players, "lineup": labels(spec, cell), "strategies": names,
+        described.append({"cell": ci, "players": cell.players, "lineup": seat_labels(spec, cell), "strategies": names,
                           "rotations": cell.rotations(spec.seating), "seating": spec.seating,
                           "sweep": dict(cell.sweep)})
     many = [n for n in spec.players if sum(c.players == n for c in cells) > 1]
     for n in many:
-        names = dict.fromkeys(name for ci, c in enumerate(cells) if c.players == n for name in labels(spec, c))
+        names = dict.fromkeys(name for ci, c in enumerate(cells) if c.players == n for name in seat_labels(spec, c))
         groups += [("pooled", -1, n, name) for name in names]
     strategies = [i for i, g in enumerate(groups) if g[0] == "strategy"]
     pairs = tuple((g, b) for g in strategies for b in strategies if g != b and groups[g][1] == groups[b][1])
@@ -162,7 +157,7 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
         local = {g: k for k, g in enumerate(own)}
         scratch = Scratch(len(own), deals, ms, pool)
         tables = Scratch(1, deals, mt, pool)
-        names = labels(spec, cell)
+        names = seat_labels(spec, cell)
         distinct = list(dict.fromkeys(names))
         for r in range(1 if warm_up else cell.rotations(spec.seating)):
             seated = rotated(tuple(names), r)

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 import experiments
-from experiments.chunks import Task, play_chunk, rotated
+from experiments import games
+from experiments.chunks import rotated, seat_labels
 from experiments.spec import parse_spec_dict
 from reports import rows as tables
 from reports.stats import paired_ratio_ci, ratio_ci, wilson_of
@@ -38,7 +39,7 @@ def _reduce(spec, chunk: int):
     """Every cell's deals in chunks of `chunk` deals (all rotations of a deal in its chunk):
     groups (cell, strategy) then (cell, seat); the merged moments and the group names."""
     cells = spec.cells()
-    names = [(ci, label) for ci, cell in enumerate(cells) for label in dict.fromkeys(_labels(spec, cell))]
+    names = [(ci, label) for ci, cell in enumerate(cells) for label in dict.fromkeys(seat_labels(spec, cell))]
     names += [(ci, f"seat {s}") for ci, cell in enumerate(cells) for s in range(cell.players)]
     index = {name: g for g, name in enumerate(names)}
     pairs = [(g, index[(ci, spec.baseline)]) for g, (ci, label) in enumerate(names)
@@ -49,22 +50,17 @@ def _reduce(spec, chunk: int):
         scratch = None
         for ci, cell in enumerate(cells):
             for r in range(cell.rotations(spec.seating)):
-                played = play_chunk(Task(ci, r, lo, hi), spec)
+                game = games.get(spec.game)
+                played = game.play(game.seats_for(rotated(cell.lineup, r), cell.players), hi - lo, lo, spec, cell)
                 x = _measures(spec, played, cell.players)
                 if scratch is None:
                     scratch = M.Scratch(len(names), hi - lo, x.shape[2])
-                labels = rotated(tuple(_labels(spec, cell)), r)
+                labels = rotated(tuple(seat_labels(spec, cell)), r)
                 group = np.array([[index[(ci, lab)] for lab in labels],
                                   [index[(ci, f"seat {s}")] for s in range(cell.players)]])
                 scratch.add(x, np.arange(hi - lo), group)
         parts.append(scratch.moments(np.array(pairs)))
     return M.merge(parts), names, {**index, **{("pair", g): p for p, (g, _) in enumerate(pairs)}}
-
-
-def _labels(spec, cell):
-    from experiments import games
-
-    return [s.label for s in games.get(spec.game).seats_for(list(cell.lineup), cell.players)]
 
 
 def _close(a: float, b: float) -> bool:
