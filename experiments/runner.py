@@ -142,7 +142,7 @@ def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None 
                 part = st.read_chunk(path, lay)
                 total = part if total is None else total + part
                 if writer is not None:
-                    olds = [Task(ci, r, task.lo, task.hi) for ci, r in replay_of]
+                    olds = _replays_of(replay_of, task)
                     writer.add(index, olds, [read_chunk(chunks / f"{old.name}.arrow") for old in olds],
                                [None] * len(olds))
                 if progress:
@@ -158,7 +158,7 @@ def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None 
                                      scheduler=scheduler)
         for task, (part, played) in done:
             if writer is not None:  # the rows' chunk files first: a chunk's statistics file says it is whole
-                olds = [Task(ci, r, task.lo, task.hi) for ci, r, _ in played]
+                olds = _replays_of(replay_of, task)  # `played` comes in the same order
                 writer.add(order[task], olds, [arrays for _, _, arrays in played],
                            [chunks / f"{old.name}.arrow" for old in olds])
                 writer.flush()
@@ -196,6 +196,11 @@ def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None 
     _complete(folder)
     shutil.rmtree(chunks, ignore_errors=True)
     return folder / STATS
+
+
+def _replays_of(replay_of: list[tuple[int, int]], chunk: Chunk) -> list[Task]:
+    """A chunk's replays (a cell and rotation each), as the rows' tasks."""
+    return [Task(ci, r, chunk.lo, chunk.hi) for ci, r in replay_of]
 
 
 def _same_run(folder: Path, spec: Spec, hands: int, chunk: int, keep_rows: bool) -> bool:

@@ -66,10 +66,11 @@ def layout(spec: Spec) -> Layout:
     groups: list[tuple[str, int, int, str]] = []
     described = []
     for ci, cell in enumerate(cells):
-        names = list(dict.fromkeys(seat_labels(spec, cell)))
+        lineup = seat_labels(spec, cell)
+        names = list(dict.fromkeys(lineup))
         groups += [("strategy", ci, cell.players, name) for name in names]
         groups += [("seat", ci, cell.players, str(s)) for s in range(cell.players)]
-        described.append({"cell": ci, "players": cell.players, "lineup": seat_labels(spec, cell), "strategies": names,
+        described.append({"cell": ci, "players": cell.players, "lineup": lineup, "strategies": names,
                           "rotations": cell.rotations(spec.seating), "seating": spec.seating,
                           "sweep": dict(cell.sweep)})
     many = [n for n in spec.players if sum(c.players == n for c in cells) > 1]
@@ -147,7 +148,7 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
     table = Moments.zeros(len(lay.cells), mt)
     pooled_ids = [i for i, g in enumerate(lay.groups) if g[0] == "pooled"]
     pool = _POOL
-    pooled = Scratch(len(pooled_ids), deals, ms, pool={}) if pooled_ids else None
+    pooled = Scratch(len(pooled_ids), deals, ms, pool, "pooled") if pooled_ids else None
     seat_hist: dict[int, np.ndarray] = {}
     table_hist: dict[int, np.ndarray] = {}
     one = np.zeros((1, 1), np.int64)
@@ -155,8 +156,8 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
         n = cell.players
         own = [i for i, g in enumerate(lay.groups) if g[1] == ci]  # this cell's groups, local ids 0..
         local = {g: k for k, g in enumerate(own)}
-        scratch = Scratch(len(own), deals, ms, pool)
-        tables = Scratch(1, deals, mt, pool)
+        scratch = Scratch(len(own), deals, ms, pool, "cell")
+        tables = Scratch(1, deals, mt, pool, "table")
         names = seat_labels(spec, cell)
         distinct = list(dict.fromkeys(names))
         for r in range(1 if warm_up else cell.rotations(spec.seating)):
@@ -188,18 +189,11 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
                     pooled.sums[pooled_ids.index(index[key])] += scratch.sums[local[index[("strategy", ci, n, name)]]]
         mine = [p for p, (g, _) in enumerate(lay.pairs) if lay.groups[g][1] == ci]
         part = scratch.moments(np.array([(local[lay.pairs[p][0]], local[lay.pairs[p][1]]) for p in mine]), seat_want)
-        for k, g in enumerate(own):
-            for whole, piece in zip(seat.parts()[:3], part.parts()[:3]):
-                whole[g] = piece[k]
+        seat.place(own, part)
         seat.cross[mine] = part.cross
-        whole_table = tables.moments(None, table_want)
-        for whole, piece in zip(table.parts()[:3], whole_table.parts()[:3]):
-            whole[ci] = piece[0]
+        table.place([ci], tables.moments(None, table_want))
     if pooled is not None:
-        part = pooled.moments(None, seat_want)
-        for k, g in enumerate(pooled_ids):
-            for whole, piece in zip(seat.parts()[:3], part.parts()[:3]):
-                whole[g] = piece[k]
+        seat.place(pooled_ids, pooled.moments(None, seat_want))
     return Statistics(lay, seat, table, seat_hist, table_hist)
 
 

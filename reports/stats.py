@@ -75,10 +75,11 @@ def paired_ratio_ci(m, g: int, b: int, p: int, num: int, den: int = 0, z: float 
     return diff, z * math.sqrt(n * max(numerator, 0) / (n - 1)) / (ca * ca * cb * cb), n
 
 
-def wilson_of(m, g: int, num: int, den: int = 0, z: float = Z95) -> tuple[float, float, float, int]:
-    """Group g's share ΣS_num / ΣS_den with its Wilson interval for n = deals (the deals are the
-    independent trials): (share, low, high, n)."""
+def wilson_of(m, g: int, num: int, den: int = 0, scale: int = 1, z: float = Z95) -> tuple[float, float, float, int]:
+    """Group g's share ΣS_num / (scale ΣS_den) with its Wilson interval for n = deals (the deals
+    are the independent trials): (share, low, high, n). `scale` is what one counts in (match
+    wins are counted in parts of a win)."""
     n, s, c = int(m.present[g, den]), int(m.total[g, num]), int(m.total[g, den])
     if n == 0 or c == 0:
         return math.nan, math.nan, math.nan, n
-    return (*wilson(n * s / c, n, z), n)
+    return (*wilson(n * s / (scale * c), n, z), n)

@@ -57,21 +57,15 @@ def strategy_means(stats: Statistics, by_cell: bool = True) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["players", "strategy", "mean", "ci95", "n"])
 
 
-def _wilson_columns(stats: Statistics, measures: dict[str, tuple[str, str]], grouping: str = "strategy",
-                    scale: dict | None = None) -> pd.DataFrame:
+def _wilson_columns(stats: Statistics, measures: dict[str, tuple[str, str]]) -> pd.DataFrame:
     """Per strategy group: for each output name, the share ΣS_num / ΣS_den with its Wilson
-    interval over deals (divided by the measure's scale: match wins are counted in parts)."""
+    interval over deals (in the measure's unit: match wins are counted in parts)."""
+    scale = stats.layout.measures.scale
     rows = []
-    for g, (_, cell, players, name) in _strategies(stats, grouping):
+    for g, (_, cell, players, name) in _strategies(stats):
         row = {"cell": cell, "players": players, "strategy": name}
         for out, (num, den) in measures.items():
-            k = scale.get(num, 1) if scale else 1
-            if k == 1:
-                share, low, high, n = wilson_of(stats.seat, g, _seat(stats, num), _seat(stats, den))
-            else:
-                n = int(stats.seat.present[g, _seat(stats, den)])
-                total, rows_ = int(stats.seat.total[g, _seat(stats, num)]), int(stats.seat.total[g, _seat(stats, den)])
-                share, low, high = wilson(n * total / (k * rows_), n)
+            share, low, high, n = wilson_of(stats.seat, g, _seat(stats, num), _seat(stats, den), scale.get(num, 1))
             row.update({out: share, f"{out}_low": low, f"{out}_high": high})
         row["n"] = n
         rows.append(row)
@@ -87,7 +81,7 @@ def shares(stats: Statistics) -> pd.DataFrame:
 def win_rates(stats: Statistics) -> pd.DataFrame:
     """Per cell and strategy: the share of matches won (a shared win counts its share), with its
     Wilson interval over matches."""
-    out = _wilson_columns(stats, {"win": ("win", "rows")}, scale=stats.layout.measures.scale)
+    out = _wilson_columns(stats, {"win": ("win", "rows")})
     return out.rename(columns={"win_low": "low", "win_high": "high"})
 
 

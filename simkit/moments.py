@@ -11,8 +11,8 @@ report needs of any ratio mean ΣS_m / ΣS_k and its interval over deals is in
 and, for a paired difference between groups g and b on the same deals (a strategy and a
 baseline at the same table), the cross moments Σ_d S^g_m S^b_k of the pair. They are integers,
 so merging chunks, threads, resumed runs or workers is integer addition: bit-identical whatever
-the split. A chunk keeps them in int64 (a chunk is small); `merge` adds chunks as Python
-integers, which never overflow.
+the split. A chunk keeps them in int64 (a chunk is small); `+` adds chunks as Python integers,
+which never overflow.
 
 Measure 0 of every group counts its rows (a group is present in a deal when it is positive).
 `accumulate` adds one engine call's rows to the per-deal sums, `fold` turns them into moments;
@@ -133,6 +133,11 @@ class Moments:
     def parts(self) -> tuple[np.ndarray, ...]:
         return self.present, self.total, self.gram, self.cross
 
+    def place(self, groups: list[int], part: "Moments") -> None:
+        """Set groups `groups` to part's groups 0.. (its pairs are left to the caller)."""
+        for whole, piece in zip(self.parts()[:3], part.parts()[:3]):
+            whole[groups] = piece
+
     def __eq__(self, other) -> bool:
         return all(a.shape == b.shape and (a == b).all() for a, b in zip(self.parts(), other.parts()))
 
@@ -155,8 +160,8 @@ def buffer(shape: tuple[int, ...], pool: dict | None = None, name: str = "", zer
 class Scratch:
     """Per-deal sums of some groups over a chunk's deal slots 0..deals-1, then their moments."""
 
-    def __init__(self, groups: int, deals: int, measures: int, pool: dict | None = None):
-        self.sums = buffer((groups, deals, measures), pool, "sums")
+    def __init__(self, groups: int, deals: int, measures: int, pool: dict | None = None, name: str = "sums"):
+        self.sums = buffer((groups, deals, measures), pool, name)  # two scratches alive at once: two names
 
     def add(self, x: np.ndarray, deal: np.ndarray | None, group: np.ndarray) -> None:
         """Rows x[row, seat, measure] of deal slots deal[row] (None: row r is deal slot r);
@@ -179,10 +184,3 @@ class Scratch:
         fold(self.sums, pairs, np.ascontiguousarray(want, np.int64).reshape(-1, 2), *out.parts())
         return out
 
-
-def merge(parts: list[Moments]) -> Moments:
-    """The moments of several chunks together, exactly (Python integers)."""
-    total = parts[0] + Moments.zeros(*parts[0].total.shape, len(parts[0].cross), dtype=object)
-    for part in parts[1:]:
-        total = total + part
-    return total
