@@ -1,8 +1,9 @@
 """How much the runner adds to the engine: the same deals of a spec, played by the engine alone
 (arrays in memory, every cell and rotation of a chunk in one call each, nothing kept) and by the
-runner (reduction to statistics, chunk files, stats.parquet, meta.json), medians of three; and,
+runner (reduction to statistics, chunk files, stats.parquet, meta.json), medians of five; and,
 optionally, the runner on local Dask clusters of 1 and 2 worker processes."""
 
+import json
 import statistics
 import tempfile
 import time
@@ -27,21 +28,27 @@ def _engine(spec: Spec, hands: int) -> float:
     return time.perf_counter() - start
 
 
-def _runner(spec: Spec, hands: int, workers: int | None = None) -> float:
+def _runner(spec: Spec, hands: int, workers: int | None = None) -> tuple[float, float]:
+    """The whole run's seconds, and those of its engine calls (from its meta.json)."""
     with tempfile.TemporaryDirectory(prefix="simkit-bench-") as tmp:
         start = time.perf_counter()
         write_results(spec, str(Path(tmp) / "run"), hands=hands, workers=workers)
-        return time.perf_counter() - start
+        elapsed = time.perf_counter() - start
+        return elapsed, json.loads((Path(tmp) / "run" / "meta.json").read_text())["engine_s"]
 
 
-def runner_bench(spec: Spec, hands: int, echo: Callable[[str], None] = print, repeats: int = 3,
+def runner_bench(spec: Spec, hands: int, echo: Callable[[str], None] = print, repeats: int = 5,
                  dask_workers: tuple[int, ...] = ()) -> float:
-    """Print and return the runner's overhead over the engine (a fraction)."""
+    """Print and return the runner's overhead over the engine (a fraction): the median run over
+    the median engine alone; and, less exposed to how fast the machine happens to be at the
+    moment, the median share of a run's time spent outside its engine calls."""
     _engine(spec, 1000), _runner(spec, 1000)  # compiled, warm
-    engine, runner = [], []
+    engine, runner, outside = [], [], []
     for _ in range(repeats):  # interleaved, so that a slow spell of the machine hits both
         engine.append(_engine(spec, hands))
-        runner.append(_runner(spec, hands))
+        wall, inside = _runner(spec, hands)
+        runner.append(wall)
+        outside.append((wall - inside) / inside)
     total = hands * replays(spec)
     e, r = statistics.median(engine), statistics.median(runner)
     unit = "rounds" if spec.game == "ezelen" and spec.match["mode"] == "single" else (
@@ -49,9 +56,30 @@ def runner_bench(spec: Spec, hands: int, echo: Callable[[str], None] = print, re
     echo(f"runner: {spec.name}, {total:,} {unit} ({hands:,} deals x {replays(spec)} replays), median of {repeats}")
     echo(f"  engine alone      {e:7.3f} s   {total / e:12,.0f} {unit}/s")
     echo(f"  simkit run        {r:7.3f} s   {total / r:12,.0f} {unit}/s   (statistics, chunk files, stats.parquet)")
-    echo(f"  runner overhead   {100 * (r / e - 1):+6.1f}%")
-    for k in dask_workers:  # a cluster's start-up is part of its time, as a user meets it
-        d = _runner(spec, hands, workers=k)
+    echo(f"  runner overhead   {100 * (r / e - 1):+6.1f}%   (run / engine alone; "
+         f"outside its engine calls a run spends {100 * statistics.median(outside):+.1f}% of their time)")
+    for k in dask_workers:
+        d, _ = _runner(spec, hands, workers=k)  # start-up included, as a user meets it
+        warm = _on_warm_cluster(spec, hands, k)
         echo(f"  dask, {k} worker{'s' if k > 1 else ' '} {d:7.3f} s   {total / d:12,.0f} {unit}/s   "
-             "(a local cluster of one-thread processes, started and stopped)")
+             f"(a local cluster of one-thread processes, started and stopped); on a cluster already up and "
+             f"warm {warm:.3f} s, {total / warm:,.0f} {unit}/s")
     return r / e - 1
+
+
+def _on_warm_cluster(spec: Spec, hands: int, workers: int) -> float:
+    """The run on a local cluster started beforehand, each worker's engine loaded: what a
+    cluster adds once it is up (the start-up is paid once per cluster, not per run)."""
+    import logging
+
+    from distributed import Client, LocalCluster
+
+    from experiments.statistics import reduce_chunk
+
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                      silence_logs=logging.ERROR, env={"NUMBA_NUM_THREADS": "1"}) as cluster, Client(cluster) as client:
+        client.run(reduce_chunk, spec, 0, 1, warm_up=True)
+        with tempfile.TemporaryDirectory(prefix="simkit-bench-") as tmp:
+            start = time.perf_counter()
+            write_results(spec, str(Path(tmp) / "run"), hands=hands, scheduler=cluster.scheduler_address)
+            return time.perf_counter() - start

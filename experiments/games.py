@@ -31,6 +31,19 @@ class Measures:
     seat_histogram: str | None = None  # a seat measure whose distribution the report draws
     table_histogram: str | None = None
     scale: dict = field(default_factory=dict)
+    many_rows: bool = False            # a deal holds many rows (an Ezelen match's rounds)
+
+
+@dataclass
+class StatRows:
+    """A replay's rows for the statistics (simkit.moments.ROW integers): seat rows [rows, seat,
+    measure], table rows [rows, 1, measure]; `deal`, each row's deal slot (None: row d is deal
+    slot d); `ends`, a further seat row per deal slot (an Ezelen match's outcome)."""
+
+    seat: np.ndarray
+    table: np.ndarray
+    deal: np.ndarray | None = None
+    ends: np.ndarray | None = None
 
 
 WIN_SCALE = 27720  # lcm(1..12): a match win shared by k <= 12 players is WIN_SCALE / k
@@ -55,7 +68,7 @@ class Game:
     check_model: Callable[..., dict] | None = None  # (values, players, where) -> the spec's `model` table, checked
     meta: Callable[..., dict] | None = None                           # (spec) -> more for meta.json
     measures: Callable[[str], Measures] | None = None  # (match mode) -> what the statistics count
-    stat_rows: Callable[..., tuple] | None = None  # (played, players) -> seat x, deal, table x, deal
+    stat_rows: Callable[..., StatRows] | None = None  # (played, players, buffer pool) -> rows
 
 
 def _play_whos_the_ass(seats: list, count: int, first: int, spec, cell) -> dict[str, np.ndarray]:
@@ -88,26 +101,26 @@ def _measures_whos_the_ass(mode: str) -> Measures:
                     table_histogram="hands", scale={"win": WIN_SCALE})
 
 
-def _stat_rows_whos_the_ass(played: dict[str, np.ndarray], n: int, pool: dict | None = None) -> tuple:
-    """Seat rows x[deal, seat, measure] and table rows x[deal, 1, measure], one per deal (deal
-    slots None: row r is deal r); the table rows leave room for the runner's replay measures."""
-    from simkit.moments import buffer
+def _stat_rows_whos_the_ass(played: dict[str, np.ndarray], n: int, pool: dict | None = None) -> StatRows:
+    """A seat row per hand and seat, a table row per hand: one per deal. The table rows leave
+    room for the runner's replay measures."""
+    from simkit.moments import ROW, buffer
 
     if "penalties" in played:
         from simkit.whos_the_ass.measures import SEAT, TABLE, hand_rows
 
         p = played["penalties"]
-        seat = buffer(p.shape + (len(SEAT),), pool, "seat", zero=False)
-        table = buffer((len(p), 1, len(TABLE) + len(REPLAY)), pool, "table", zero=False)
+        seat = buffer(p.shape + (len(SEAT),), pool, "seat", zero=False, dtype=ROW)
+        table = buffer((len(p), 1, len(TABLE) + len(REPLAY)), pool, "table", zero=False, dtype=ROW)
         hand_rows(p, played["ass_end"], played["tricks"], seat, table)
     else:
         totals = played["totals"]
-        seat = buffer(totals.shape + (3,), pool, "seat", zero=False)
+        seat = buffer(totals.shape + (3,), pool, "seat", zero=False, dtype=ROW)
         seat[:, :, 0], seat[:, :, 1] = 1, totals
         seat[:, :, 2] = np.rint(played["wins"] * WIN_SCALE)
-        table = buffer((len(totals), 1, 2 + len(REPLAY)), pool, "table", zero=False)
+        table = buffer((len(totals), 1, 2 + len(REPLAY)), pool, "table", zero=False, dtype=ROW)
         table[:, 0, 0], table[:, 0, 1] = 1, played["hands"]
-    return seat, None, table, None
+    return StatRows(seat, table)
 
 
 def _whos_the_ass() -> Game:
@@ -193,32 +206,31 @@ def _measures_ezelen(mode: str) -> Measures:
     from simkit.ezelen.measures import SEAT, TABLE
 
     seat = SEAT + (("matches", "donkey", "letters") if mode == "ezel" else ())
-    return Measures(seat, TABLE, "lost", table_histogram="first_signal")
+    return Measures(seat, TABLE, "lost", table_histogram="first_signal", many_rows=mode == "ezel")
 
 
-def _stat_rows_ezelen(played: dict[str, np.ndarray], n: int, pool: dict | None = None) -> tuple:
-    """Seat rows per round (and, for matches, per match) and table rows per round, each with its
-    deal slot: None (a row per round: the round itself), or its match."""
+def _stat_rows_ezelen(played: dict[str, np.ndarray], n: int, pool: dict | None = None) -> StatRows:
+    """Seat and table rows per round; for matches, each round's match (its deal slot) and a seat
+    row per match and seat (matches, donkey, letters)."""
     from simkit.ezelen.measures import SEAT, TABLE, round_rows
-    from simkit.moments import buffer
+    from simkit.moments import ROW, buffer
 
     rounds = len(played["loser"])
     match = "offsets" in played
     width = len(SEAT) + (3 if match else 0)
     pool = None if match else pool  # a match chunk's rounds vary in number: no buffer of that shape comes again
-    seat = buffer((rounds, n, width), pool, "seat", zero=match)
-    table = buffer((rounds, 1, len(TABLE) + len(REPLAY)), pool, "table", zero=False)
+    seat = buffer((rounds, n, width), pool, "seat", zero=match, dtype=ROW)
+    table = buffer((rounds, 1, len(TABLE) + len(REPLAY)), pool, "table", zero=match, dtype=ROW)
     round_rows(played["loser"], played["reason"], played["first_signal"], played["turns"], seat, table)
     if not match:
-        return seat, None, table, None
+        return StatRows(seat, table)
     offsets = played["offsets"]
     matches = len(offsets) - 1
-    match_of = np.repeat(np.arange(matches), np.diff(offsets))
-    ends = np.zeros((matches, n, width), np.int64)  # a row per match and seat: matches, donkey, letters
+    ends = np.zeros((matches, n, width), ROW)
     ends[:, :, len(SEAT)] = 1
     ends[:, :, len(SEAT) + 1] = played["donkey"][:, None] == np.arange(n)
     ends[:, :, len(SEAT) + 2] = played["letters"]
-    return np.concatenate([seat, ends]), np.concatenate([match_of, np.arange(matches)]), table, match_of
+    return StatRows(seat, table, np.repeat(np.arange(matches), np.diff(offsets)), ends)
 
 
 def _ezelen() -> Game:

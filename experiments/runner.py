@@ -64,12 +64,13 @@ def replays(spec: Spec) -> int:
 
 
 def play_chunk(chunk: Chunk, spec: Spec, strategy_files: tuple[str, ...] = (), keep_rows: bool = False) -> tuple:
-    """A chunk's statistics, and with `keep_rows` the engine's arrays of each (cell, rotation) for
-    the per-hand rows. What a Dask worker runs and sends back."""
+    """A chunk's statistics; with `keep_rows` the engine's arrays of each (cell, rotation) for the
+    per-hand rows; and the seconds its engine calls took. What a Dask worker runs and sends back."""
     played: list = []
-    stats = st.reduce_chunk(spec, chunk.lo, chunk.hi, strategy_files,
+    clock = [0.0]
+    stats = st.reduce_chunk(spec, chunk.lo, chunk.hi, strategy_files, clock=clock,
                             on_play=(lambda c, r, arrays: played.append((c, r, arrays))) if keep_rows else None)
-    return stats, played
+    return stats, played, clock[0]
 
 
 @dataclass
@@ -134,6 +135,7 @@ def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None 
                                lambda task, chunk_: rows(task, chunk_, spec, labels),
                                {"experiment": spec.name, **spec.rules})
     total = None
+    engine_s = 0.0
     try:
         todo = []
         for index, task in enumerate(tasks):
@@ -156,7 +158,8 @@ def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None 
         else:
             done = executors.on_dask(play_chunk, pending, spec, files, keep_rows, workers=workers,
                                      scheduler=scheduler)
-        for task, (part, played) in done:
+        for task, (part, played, seconds) in done:
+            engine_s += seconds
             if writer is not None:  # the rows' chunk files first: a chunk's statistics file says it is whole
                 olds = _replays_of(replay_of, task)  # `played` comes in the same order
                 writer.add(order[task], olds, [arrays for _, _, arrays in played],
@@ -182,6 +185,7 @@ def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None 
             "executor": "in-process" if workers is None and scheduler is None else
             (f"dask {scheduler}" if scheduler else f"dask local cluster, {workers} workers"),
             "played_now": played_now, "duration_s": round(elapsed, 3), "engine_ready_s": round(start - ready, 3),
+            "engine_s": round(engine_s, 3),  # in the engine's calls, summed over chunks (and workers)
             "hands_per_s": round(played_now / elapsed) if played_now and elapsed > 0 else None,
             "writer_cpu_s": round(writer.cpu_s, 3) if writer is not None else 0.0,
             "machine": {"python": platform.python_version(), "system": platform.platform(),

@@ -18,6 +18,7 @@ number of hands.
 """
 
 import json
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,7 +31,7 @@ from experiments.chunks import rotated, seat_labels
 from experiments.spec import Spec
 from simkit.errors import SimkitError
 from simkit.files import atomic_path
-from simkit.moments import Moments, Scratch, beats, buffer, count_values
+from simkit.moments import ROW, Counts, Moments, Scratch, beats, buffer
 from simkit.plugins import load_strategy_file
 
 REPLAY = games.REPLAY
@@ -129,11 +130,12 @@ def wanted(names: tuple[str, ...], ratios: list[tuple[str, str]]) -> np.ndarray:
 
 
 def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] = (),
-                 on_play=None, warm_up: bool = False) -> Statistics:
+                 on_play=None, warm_up: bool = False, clock: list[float] | None = None) -> Statistics:
     """Play deals lo..hi-1 in every cell and rotation and reduce them to statistics. A pure
     function of its arguments (a Dask worker runs it too); `on_play(cell, rotation, played)` sees
     each engine call's arrays (the rows, when asked for, are made from them). `warm_up` plays
-    only the first cell's first rotation: enough to compile (or load) everything."""
+    only the first cell's first rotation: enough to compile (or load) everything. `clock[0]`, if
+    given, gains the seconds spent in the engine's calls (the rest is the reduction's)."""
     for path in strategy_files:  # a Dask worker has not seen the user's files yet
         load_strategy_file(path)
     game = games.get(spec.game)
@@ -148,69 +150,84 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
     table = Moments.zeros(len(lay.cells), mt)
     pooled_ids = [i for i, g in enumerate(lay.groups) if g[0] == "pooled"]
     pool = _POOL
-    pooled = Scratch(len(pooled_ids), deals, ms, pool, "pooled") if pooled_ids else None
-    seat_hist: dict[int, np.ndarray] = {}
-    table_hist: dict[int, np.ndarray] = {}
+    # a deal's sums fit in int32 (half the memory to pass through) unless it holds many rows
+    dtype = np.int64 if lay.measures.many_rows else ROW
+    pooled = Scratch(len(pooled_ids), deals, ms, pool, "pooled", dtype) if pooled_ids else None
+    seat_hist, table_hist = Counts(len(lay.groups)), Counts(len(lay.cells))
+    seat_hm = lay.seat_measures.index(lay.measures.seat_histogram) if lay.measures.seat_histogram else None
+    table_hm = lay.table_measures.index(lay.measures.table_histogram) if lay.measures.table_histogram else None
     one = np.zeros((1, 1), np.int64)
     for ci, cell in enumerate(spec.cells()[:1] if warm_up else spec.cells()):
         n = cell.players
         own = [i for i, g in enumerate(lay.groups) if g[1] == ci]  # this cell's groups, local ids 0..
         local = {g: k for k, g in enumerate(own)}
-        scratch = Scratch(len(own), deals, ms, pool, "cell")
-        tables = Scratch(1, deals, mt, pool, "table")
+        scratch = Scratch(len(own), deals, ms, pool, "cell", dtype)
+        tables = Scratch(1, deals, mt, pool, "table", dtype)
         names = seat_labels(spec, cell)
         distinct = list(dict.fromkeys(names))
         for r in range(1 if warm_up else cell.rotations(spec.seating)):
             seated = rotated(tuple(names), r)
             seats = game.seats_for(rotated(cell.lineup, r), n)
+            started = time.perf_counter()
             played = game.play(seats, deals, lo, spec, cell)
+            if clock is not None:
+                clock[0] += time.perf_counter() - started
             if on_play is not None:
                 on_play(ci, r, played)
-            seat_x, seat_deal, table_x, table_deal = game.stat_rows(played, n, pool)
+            rows = game.stat_rows(played, n, pool)
             strategy = [index[("strategy", ci, n, name)] for name in seated]
-            scratch.add(seat_x, seat_deal, np.array([[local[g] for g in strategy],
-                                                     [local[index[("seat", ci, n, str(s))]] for s in range(n)]]))
-            replay = _replays(seat_x, seat_deal, deals, seated, distinct, main)
-            if table_deal is None:  # a table row per deal: the replay's measures beside the game's
-                table_x[:, :, mt - 2:] = replay
-                tables.add(table_x, None, one)
-            else:
-                tables.add(table_x, table_deal, one)
-                rows = buffer((deals, 1, mt), pool, "replay")
-                rows[:, :, mt - 2:] = replay
-                tables.add(rows, None, one)
-            _histogram(seat_hist, seat_x, lay.seat_measures, lay.measures.seat_histogram, strategy)
-            _histogram(table_hist, table_x, lay.table_measures, lay.measures.table_histogram, [ci],
-                       only=_signalled(table_x, lay.measures))
-        if pooled is not None:  # a deal's sums over the cells of its player count: the cells' added up
-            for name in distinct:
-                key = ("pooled", -1, n, name)
-                if key in index:
-                    pooled.sums[pooled_ids.index(index[key])] += scratch.sums[local[index[("strategy", ci, n, name)]]]
-        mine = [p for p, (g, _) in enumerate(lay.pairs) if lay.groups[g][1] == ci]
-        part = scratch.moments(np.array([(local[lay.pairs[p][0]], local[lay.pairs[p][1]]) for p in mine]), seat_want)
+            group = np.array([[local[g] for g in strategy], [local[index[("seat", ci, n, str(s))]] for s in range(n)]])
+            if rows.deal is None:  # a row per deal: all in one pass, the replay's measures beside the game's
+                scratch.add_replay(rows.seat, rows.table, group, tables, _sides(seated, distinct), main)
+            else:  # a match's rounds, its outcome, and the replay's measures in a row of their own
+                scratch.add(rows.seat, rows.deal, group)
+                scratch.add(rows.ends, None, group)
+                tables.add(rows.table, rows.deal, one)
+                extra = buffer((deals, 1, mt), pool, "replay", dtype=ROW)
+                extra[:, :, mt - 2:] = _replays(rows, deals, seated, distinct, main)
+                tables.add(extra, None, one)
+            if seat_hm is not None and len(rows.seat):
+                seat_hist.add(rows.seat, seat_hm, np.array(strategy))
+            if table_hm is not None and len(rows.table):
+                table_hist.add(rows.table, table_hm, np.array([ci]), _signalled(rows.table, lay.measures))
+        # a deal's sums over the cells of its player count: the cells' added up, as they are folded
+        into = {local[index[("strategy", ci, n, name)]]: pooled_ids.index(index[("pooled", -1, n, name)])
+                for name in distinct if ("pooled", -1, n, name) in index}
+        half = [(g, b) for g, b in lay.pairs if lay.groups[g][1] == ci and g < b]
+        part = scratch.moments(np.array([(local[g], local[b]) for g, b in half], np.int64).reshape(-1, 2), seat_want,
+                               pooled, into)
         seat.place(own, part)
-        seat.cross[mine] = part.cross
+        _place_pairs(seat, part, half, lay, ci)
         table.place([ci], tables.moments(None, table_want))
     if pooled is not None:
         seat.place(pooled_ids, pooled.moments(None, seat_want))
-    return Statistics(lay, seat, table, seat_hist, table_hist)
+    return Statistics(lay, seat, table, seat_hist.by_group(), table_hist.by_group())
 
 
-def _replays(seat_x, seat_deal, deals: int, seated: list[str], distinct: list[str], main: int):
-    """Per deal of this replay, [replays, beats2]: 1, and for a table of two strategies a, b,
-    2 if a's seats have the lower mean of the main measure on this deal, 1 if equal."""
+def _place_pairs(seat: Moments, part: Moments, half: list[tuple[int, int]], lay: Layout, ci: int) -> None:
+    """A cell's cross moments, computed for its pairs (g, b) with g < b only: every strategy of a
+    cell sits at every one of its deals, so the pair (b, g) has the transposed ones."""
+    at = {pair: k for k, pair in enumerate(half)}
+    for p, (g, b) in enumerate(lay.pairs):
+        if lay.groups[g][1] == ci:
+            seat.cross[p] = part.cross[at[(g, b)]] if (g, b) in at else part.cross[at[(b, g)]].T
+
+
+def _sides(seated: list[str], distinct: list[str]) -> np.ndarray:
+    """Each seat's side in a head to head (a table of two strategies): 0, 1; otherwise -1."""
+    return np.array([distinct.index(label) if len(distinct) == 2 else -1 for label in seated], np.int64)
+
+
+def _replays(rows: games.StatRows, deals: int, seated: list[str], distinct: list[str], main: int) -> np.ndarray:
+    """Per deal of a replay with several rows per deal (an Ezelen match's rounds), [replays,
+    beats2]: 1, and for a table of two strategies a, b, 2 if a's seats have the lower mean of the
+    main measure on this deal, 1 if equal (the deal's sums first)."""
     out = np.zeros((deals, 1, 2), np.int64)
-    side = np.array([distinct.index(label) if len(distinct) == 2 else -1 for label in seated], np.int64)
-    if seat_deal is None:  # a row per deal
-        beats(seat_x, side, main, out)
-        return out
-    # several rows per deal (an Ezelen match's rounds): the deal's sums first
     per_deal = np.zeros((deals, len(seated), 2), np.int64)
     for m, k in ((0, 0), (1, main)):
         for s in range(len(seated)):
-            per_deal[:, s, m] = np.bincount(seat_deal, seat_x[:, s, k], deals)
-    beats(per_deal, side, 1, out)
+            per_deal[:, s, m] = np.bincount(rows.deal, rows.seat[:, s, k], deals)
+    beats(per_deal, _sides(seated, distinct), 1, out)
     return out
 
 
@@ -219,25 +236,6 @@ def _signalled(table_x, measures: games.Measures):
     if measures.table_histogram == "first_signal":
         return table_x[:, 0, measures.table.index("signalled")] > 0
     return None
-
-
-def _histogram(into: dict, x, names: tuple[str, ...], name: str | None, groups: list[int], only=None) -> None:
-    """Count the values of measure `name` in each seat's rows (measure 0 > 0; `only` a mask of
-    rows) into that seat's group's histogram (into[g]: counts by value, grown as needed)."""
-    if name is None or len(x) == 0:
-        return
-    m = names.index(name)
-    top = int(x[:, :, m].max()) + 1
-    local = sorted(set(groups))
-    size = max([top] + [len(into[g]) for g in local if g in into])
-    hist = np.zeros((len(local), size), np.int64)
-    for k, g in enumerate(local):
-        if g in into:
-            hist[k, :len(into[g])] = into[g]
-    keep = np.ones(len(x), np.bool_) if only is None else np.ascontiguousarray(only)
-    count_values(x, m, keep, np.array([local.index(g) for g in groups]), hist)
-    for k, g in enumerate(local):
-        into[g] = hist[k]
 
 
 # --- files ----------------------------------------------------------------------------------
@@ -281,7 +279,7 @@ def to_table(stats: Statistics) -> pa.Table:
             "measures": {"seat": lay.seat_measures, "table": lay.table_measures, "main": lay.measures.main,
                          "per": lay.measures.per, "seat_histogram": lay.measures.seat_histogram,
                          "table_histogram": lay.measures.table_histogram, "scale": lay.measures.scale,
-                         "game_table": lay.measures.table}}
+                         "game_table": lay.measures.table, "many_rows": lay.measures.many_rows}}
     return table.replace_schema_metadata({"simkit": json.dumps(meta)})
 
 
@@ -303,7 +301,7 @@ def read(path: Path) -> Statistics:
         raise SimkitError(f"{path} is not a simkit statistics file ({e})") from None
     m = meta["measures"]
     measures = games.Measures(tuple(m["seat"]), tuple(m["game_table"]), m["main"], m["per"], m["seat_histogram"],
-                              m["table_histogram"], m["scale"])
+                              m["table_histogram"], m["scale"], m.get("many_rows", False))
     lay = Layout(tuple(tuple(g) for g in meta["groups"]), tuple(tuple(p) for p in meta["pairs"]), measures,
                  tuple(meta["cells"]))
     seat = Moments.zeros(len(lay.groups), len(lay.seat_measures), len(lay.pairs), object)

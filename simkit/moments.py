@@ -15,8 +15,10 @@ the split. A chunk keeps them in int64 (a chunk is small); `+` adds chunks as Py
 which never overflow.
 
 Measure 0 of every group counts its rows (a group is present in a deal when it is positive).
-`accumulate` adds one engine call's rows to the per-deal sums, `fold` turns them into moments;
-both are compiled.
+`accumulate` (and `add_replay`, for one row per deal) adds one engine call's rows to the
+per-deal sums, `fold` turns them into moments; all compiled. A chunk's memory is reused from
+chunk to chunk and its per-deal sums are int32 where they fit: what the reduction costs is
+mostly the memory it passes through.
 """
 
 from dataclasses import dataclass
@@ -24,12 +26,14 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
+BLOCKS = 64  # fold's partial sums: a fixed split of the deal slots (integers: any split gives the same sums)
+
 
 @nb.njit(cache=True)
 def accumulate(x, deal, group, sums):
     """Add rows to the per-deal sums: x[r, seat, m] is measure m of `seat` in row r (a hand, a
     round), deal[r] the row's deal slot, group[k, seat] the seat's group in grouping k (-1: none);
-    sums[g, d, m] is group g's sum of measure m in deal slot d."""
+    sums[d, g, m] is group g's sum of measure m in deal slot d (a deal's sums side by side)."""
     rows, seats, measures = x.shape
     for r in range(rows):
         _add_row(x, r, deal[r], group, sums, seats, measures)
@@ -44,6 +48,21 @@ def accumulate_deals(x, group, sums):
         _add_row(x, r, r, group, sums, seats, measures)
 
 
+@nb.njit(parallel=True, cache=True)
+def add_replay(seat, table, group, seat_sums, table_sums, side, main):
+    """One engine call's rows, one per deal slot, in one pass on all threads: the seat rows into
+    seat_sums (as `accumulate_deals`); then the replay's head to head (as `beats`) into the table
+    row's last two measures, and the table rows into table_sums (group 0)."""
+    one = np.zeros((1, 1), np.int64)
+    rows, seats, measures = seat.shape
+    width = table.shape[2]
+    for r in nb.prange(rows):
+        _add_row(seat, r, r, group, seat_sums, seats, measures)
+        table[r, 0, width - 2] = 1
+        table[r, 0, width - 1] = _beat(seat, r, side, main)
+        _add_row(table, r, r, one, table_sums, 1, width)
+
+
 @nb.njit(inline="always", cache=True)
 def _add_row(x, r, d, group, sums, seats, measures):
     for k in range(group.shape[0]):
@@ -51,65 +70,91 @@ def _add_row(x, r, d, group, sums, seats, measures):
             g = group[k, s]
             if g >= 0:
                 for m in range(measures):
-                    sums[g, d, m] += x[r, s, m]
+                    sums[d, g, m] += x[r, s, m]
 
 
 @nb.njit(parallel=True, cache=True)
-def fold(sums, pairs, want, present, total, gram, cross):
-    """Add every group's moments over the deal slots: present[g, m] = the deals with S_m ≠ 0,
-    total[g, m] = Σ S_m, and for each (m, k) of `want`, gram[g, m, k] = Σ S_m S_k; for each pair
-    p = (g, b) of groups, cross[p, m, k] = Σ S^g_m S^b_k over the deals where g has rows."""
-    groups, deals, measures = sums.shape
-    for g in nb.prange(groups):
-        for d in range(deals):
-            if sums[g, d, 0] == 0:
-                continue
-            for m in range(measures):
-                s = sums[g, d, m]
-                if s != 0:
-                    present[g, m] += 1
-                total[g, m] += s
-            for w in range(want.shape[0]):
-                m, k = want[w, 0], want[w, 1]
-                gram[g, m, k] += sums[g, d, m] * sums[g, d, k]
-    for p in nb.prange(pairs.shape[0]):
-        g, b = pairs[p, 0], pairs[p, 1]
-        for d in range(deals):
-            if sums[g, d, 0] == 0:
-                continue
-            for w in range(want.shape[0]):
-                m, k = want[w, 0], want[w, 1]
-                cross[p, m, k] += sums[g, d, m] * sums[b, d, k]
+def fold(sums, first, second, present, total, products, pool_from, pooled, pool_to):
+    """The moments of per-deal sums kept as an array, sums[d, g, m] (S_m of group g in deal slot
+    d), seen flat as columns j = g * M + m: present[j] = the deals with S_j ≠ 0, total[j] = Σ S_j,
+    and products[q] = Σ S_first[q] S_second[q] (the Gram and cross moments asked for). Groups
+    pool_from[i] are also added to pooled's groups pool_to[i] (sums pooled over cells). One
+    pass over the sums, which it leaves zero (ready for the next chunk). Sums over every deal:
+    a group without rows in a deal (S_0 = 0) has all its sums 0 there."""
+    deals, groups, measures = sums.shape
+    flat = sums.reshape(deals, groups * measures)
+    columns, asked = flat.shape[1], first.shape[0]
+    parts = min(BLOCKS, deals)
+    b_present = np.zeros((parts, columns), np.int64)
+    b_total = np.zeros((parts, columns), np.int64)
+    b_products = np.zeros((parts, asked), np.int64)
+    for part in nb.prange(parts):
+        p_present, p_total, p_products = b_present[part], b_total[part], b_products[part]
+        for d in range(part * deals // parts, (part + 1) * deals // parts):
+            row = flat[d]
+            for j in range(columns):
+                v = np.int64(row[j])
+                p_present[j] += v != 0
+                p_total[j] += v
+            for q in range(asked):
+                p_products[q] += np.int64(row[first[q]]) * np.int64(row[second[q]])
+            for i in range(pool_from.shape[0]):
+                for m in range(measures):
+                    pooled[d, pool_to[i], m] += sums[d, pool_from[i], m]
+            for j in range(columns):
+                row[j] = 0
+    for part in range(parts):
+        for j in range(columns):
+            present[j] += b_present[part, j]
+            total[j] += b_total[part, j]
+        for q in range(asked):
+            products[q] += b_products[part, q]
 
 
 @nb.njit(parallel=True, cache=True)
 def beats(x, side, main, out):
-    """For one row per deal: out[r, 0, 0] = 1 and, between the seats of side 0 and side 1
-    (side[s], -1: neither), out[r, 0, 1] = 2 if side 0's mean of measure `main` (per row, measure
-    0) is the lower, 1 if equal, 0 if higher. Head to head over a whole table of two strategies."""
+    """For one row per deal: out[r, 0, 0] = 1 and out[r, 0, 1] = `_beat` of row r."""
     for r in nb.prange(x.shape[0]):
-        sa = ca = sb = cb = 0
-        for s in range(x.shape[1]):
-            if side[s] == 0:
-                sa += x[r, s, main]
-                ca += x[r, s, 0]
-            elif side[s] == 1:
-                sb += x[r, s, main]
-                cb += x[r, s, 0]
         out[r, 0, 0] = 1
-        if ca > 0 and cb > 0:
-            out[r, 0, 1] = 2 if sa * cb < sb * ca else (1 if sa * cb == sb * ca else 0)
+        out[r, 0, 1] = _beat(x, r, side, main)
+
+
+@nb.njit(inline="always", cache=True)
+def _beat(x, r, side, main):
+    """Between the seats of side 0 and side 1 (side[s], -1: neither) in row r: 2 if side 0's
+    mean of measure `main` (per row, measure 0) is the lower, 1 if equal, 0 if higher (or a side
+    is empty). Head to head over a whole table of two strategies."""
+    sa = ca = sb = cb = 0
+    for s in range(x.shape[1]):
+        if side[s] == 0:
+            sa += x[r, s, main]
+            ca += x[r, s, 0]
+        elif side[s] == 1:
+            sb += x[r, s, main]
+            cb += x[r, s, 0]
+    if ca > 0 and cb > 0:
+        return 2 if sa * cb < sb * ca else (1 if sa * cb == sb * ca else 0)
+    return 0
 
 
 @nb.njit(cache=True)
-def count_values(x, m, keep, group, hist):
-    """hist[g, v] += 1 for every row r and seat s with x[r, s, 0] > 0 and keep[r], where
-    g = group[s] and v = x[r, s, m] (0 <= v < hist.shape[1])."""
+def count_values(x, m, keep, group, low, hist):
+    """hist[g, v] += 1 for every row r and seat s with x[r, s, 0] > 0 and keep[r] (an empty
+    `keep`: every row), where g = group[s] and v = x[r, s, m], if low <= v < hist.shape[1].
+    Returns 0, or, when some v was too large to count, the width it needs."""
+    every = keep.shape[0] == 0
+    width = hist.shape[1]
+    top = -1
     for r in range(x.shape[0]):
-        if keep[r]:
+        if every or keep[r]:
             for s in range(x.shape[1]):
                 if x[r, s, 0] > 0:
-                    hist[group[s], x[r, s, m]] += 1
+                    v = x[r, s, m]
+                    if v >= width:
+                        top = max(top, v)
+                    elif v >= low:
+                        hist[group[s], v] += 1
+    return top + 1 if top >= 0 else 0
 
 
 @dataclass
@@ -143,44 +188,103 @@ class Moments:
 
 
 
-def buffer(shape: tuple[int, ...], pool: dict | None = None, name: str = "", zero: bool = True) -> np.ndarray:
-    """An int64 array of `shape` (zeroed unless `zero` is False), reusing the pool's memory kept
-    under (name, shape) when it has some: fresh memory of this size is mapped page by page on
+def buffer(shape: tuple[int, ...], pool: dict | None = None, name: str = "", zero: bool = True,
+           dtype=np.int64) -> np.ndarray:
+    """An array of `shape` (zeroed unless `zero` is False), reusing the pool's memory kept under
+    (name, shape, dtype) when it has some: fresh memory of this size is mapped page by page on
     first touch, which costs as much as the additions themselves."""
     if pool is None:
-        return np.zeros(shape, np.int64)
-    out = pool.get((name, shape))
+        return np.zeros(shape, dtype)
+    key = (name, shape, np.dtype(dtype).str)
+    out = pool.get(key)
     if out is None:
-        out = pool[(name, shape)] = np.zeros(shape, np.int64)
+        out = pool[key] = np.zeros(shape, dtype)
     elif zero:
         out.fill(0)
     return out
 
 
-class Scratch:
-    """Per-deal sums of some groups over a chunk's deal slots 0..deals-1, then their moments."""
+ROW = np.int32  # a row's measures are small integers: half the bytes of int64 to write and read
 
-    def __init__(self, groups: int, deals: int, measures: int, pool: dict | None = None, name: str = "sums"):
-        self.sums = buffer((groups, deals, measures), pool, name)  # two scratches alive at once: two names
+
+def _all_pairs(measures: int) -> np.ndarray:
+    return np.array([(m, k) for m in range(measures) for k in range(measures)], np.int64).reshape(-1, 2)
+
+
+class Counts:
+    """Histograms of one measure by group, over a chunk: counts[g, v], widened as values need."""
+
+    def __init__(self, groups: int, width: int = 256):
+        self.counts = np.zeros((groups, width), np.int64)
+
+    def add(self, x: np.ndarray, m: int, group: np.ndarray, keep: np.ndarray | None = None) -> None:
+        """Count measure m of the rows of x (as `count_values`), seat s into group[s]."""
+        keep = np.zeros(0, np.bool_) if keep is None else np.ascontiguousarray(keep, np.bool_)
+        group = np.ascontiguousarray(group, np.int64)
+        need = count_values(x, m, keep, group, 0, self.counts)
+        if need:  # the values that did not fit, counted in a wider array
+            width = self.counts.shape[1]
+            wider = np.zeros((len(self.counts), max(need, 2 * width)), np.int64)
+            wider[:, :width] = self.counts
+            self.counts = wider
+            count_values(x, m, keep, group, width, self.counts)
+
+    def by_group(self) -> dict[int, np.ndarray]:
+        """The groups that counted anything: their counts by value."""
+        return {g: np.trim_zeros(row, "b") for g, row in enumerate(self.counts) if row.any()}
+
+
+class Scratch:
+    """Per-deal sums of some groups, sums[d, g, m], over a chunk's deal slots 0..deals-1, then
+    their moments. Taken from the pool, the sums are
+    zero: `moments` leaves them so, and any other way out of a scratch (an error, an interrupt)
+    leaves them marked for zeroing."""
+
+    def __init__(self, groups: int, deals: int, measures: int, pool: dict | None = None, name: str = "sums",
+                 dtype=np.int64):
+        shape = (deals, groups, measures)
+        name = f"sums {name}"  # two scratches alive at once: two names; and none of other buffers
+        self._pool, self._clean = pool, ("clean", name, shape, np.dtype(dtype).str)
+        clean = pool.pop(self._clean, False) if pool is not None else True
+        self.sums = buffer(shape, pool, name, zero=not clean, dtype=dtype)
 
     def add(self, x: np.ndarray, deal: np.ndarray | None, group: np.ndarray) -> None:
         """Rows x[row, seat, measure] of deal slots deal[row] (None: row r is deal slot r);
         group[grouping, seat] as in `accumulate`."""
-        x = np.ascontiguousarray(x, np.int64)
         group = np.ascontiguousarray(group, np.int64)
         if deal is None:
             accumulate_deals(x, group, self.sums)
         else:
             accumulate(x, np.ascontiguousarray(deal, np.int64), group, self.sums)
 
-    def moments(self, pairs: np.ndarray | None = None, want: np.ndarray | None = None) -> Moments:
-        """The groups' moments, with the cross moments of each pair (g, b) of `pairs` [P, 2];
-        `want` [W, 2] lists the (m, k) whose products are summed (default: all)."""
-        groups, _, measures = self.sums.shape
-        pairs = np.zeros((0, 2), np.int64) if pairs is None else np.ascontiguousarray(pairs, np.int64).reshape(-1, 2)
-        if want is None:
-            want = np.array([(m, k) for m in range(measures) for k in range(measures)], np.int64)
-        out = Moments.zeros(groups, measures, len(pairs))
-        fold(self.sums, pairs, np.ascontiguousarray(want, np.int64).reshape(-1, 2), *out.parts())
-        return out
+    def add_replay(self, seat: np.ndarray, table: np.ndarray, group: np.ndarray, tables: "Scratch",
+                   side: np.ndarray, main: int) -> None:
+        """One row per deal slot: seat rows here, table rows (their head to head filled in) into `tables`."""
+        add_replay(seat, table, np.ascontiguousarray(group, np.int64), self.sums, tables.sums, side, main)
 
+    def moments(self, pairs: np.ndarray | None = None, want: np.ndarray | None = None,
+                pooled: "Scratch | None" = None, into: dict[int, int] | None = None) -> Moments:
+        """The groups' moments, with the cross moments of each pair (g, b) of `pairs` [P, 2];
+        `want` [W, 2] lists the (m, k) whose products are summed (default: all). Group g's sums
+        are also added to pooled's group into[g]. Once per scratch."""
+        _, groups, measures = self.sums.shape
+        pairs = np.zeros((0, 2), np.int64) if pairs is None else np.asarray(pairs, np.int64).reshape(-1, 2)
+        want = _all_pairs(measures) if want is None else np.asarray(want, np.int64).reshape(-1, 2)
+        asked = [(g, m, g, k) for g in range(groups) for m, k in want]
+        asked += [(g, m, b, k) for g, b in pairs for m, k in want]
+        first = np.array([g * measures + m for g, m, _, _ in asked], np.int64)
+        second = np.array([b * measures + k for _, _, b, k in asked], np.int64)
+        present, total = np.zeros(groups * measures, np.int64), np.zeros(groups * measures, np.int64)
+        products = np.zeros(len(asked), np.int64)
+        into = into or {}
+        fold(self.sums, first, second, present, total, products, np.array(list(into), np.int64),
+             pooled.sums if pooled is not None else np.zeros((1, 1, 1), self.sums.dtype),
+             np.array(list(into.values()), np.int64))
+        if self._pool is not None:
+            self._pool[self._clean] = True
+        out = Moments.zeros(groups, measures, len(pairs))
+        out.present[:], out.total[:] = present.reshape(groups, measures), total.reshape(groups, measures)
+        w = len(want)
+        out.gram[:, want[:, 0], want[:, 1]] = products[:groups * w].reshape(groups, w)
+        out.cross[:, want[:, 0], want[:, 1]] = products[groups * w:].reshape(len(pairs), w)
+        return out

@@ -141,6 +141,56 @@ def test_the_paired_interval_is_the_one_of_the_deals_differences():
     assert not _close(half, 1.959963984540054 * math.sqrt((a.var(ddof=1) + b.var(ddof=1)) / 500))  # pairing counts
 
 
+def _plain_moments(sums: np.ndarray, pairs: list[tuple[int, int]]) -> M.Moments:
+    """The moments of per-deal sums[d, g, m] in plain numpy (every (m, k) product)."""
+    present_in = sums[:, :, 0] != 0  # [d, g]
+    s = np.where(present_in[:, :, None], sums, 0)
+    out = M.Moments((s != 0).sum(axis=0), s.sum(axis=0), np.einsum("dgm,dgk->gmk", s, s),
+                    np.stack([np.einsum("dm,dk->mk", s[:, g], sums[:, b]) for g, b in pairs]))
+    return out
+
+
+def test_the_moments_are_those_of_the_plain_sums_of_every_deal():
+    """Rows with any number of rows per deal (matches) and one per deal, seats in no group (-1),
+    two groupings, pairs: the moments are those of the deals' sums made in plain numpy, and
+    folding leaves the sums zero for the next chunk."""
+    rng = np.random.default_rng(3)
+    deals, seats, groups = 37, 3, 5
+    scratch = M.Scratch(groups, deals, 3)
+    sums = np.zeros((deals, groups, 3), np.int64)
+    for replay in range(4):
+        deal = np.sort(rng.integers(0, deals, 90)) if replay % 2 else None
+        x = np.concatenate([np.ones((90 if replay % 2 else deals, seats, 1)),
+                            rng.integers(0, 9, (90 if replay % 2 else deals, seats, 2))], axis=2).astype(M.ROW)
+        group = np.array([rng.permutation(groups)[:seats], [-1, 4, 3]])
+        scratch.add(x, deal, group)
+        for r, d in enumerate(range(len(x)) if deal is None else deal):
+            for k in range(2):
+                for s_ in range(seats):
+                    if group[k, s_] >= 0:
+                        sums[d, group[k, s_]] += x[r, s_].astype(np.int64)
+    pairs = [(0, 1), (2, 4), (4, 0)]
+    assert (scratch.sums == sums).all()
+    assert scratch.moments(np.array(pairs)) == _plain_moments(sums, pairs)
+    assert not scratch.sums.any()
+
+
+def test_a_scratch_left_unfolded_is_zeroed_before_its_memory_is_used_again():
+    pool: dict = {}
+    first = M.Scratch(2, 10, 2, pool, "x")
+    first.sums += 5  # an interrupted chunk: never folded
+    assert not M.Scratch(2, 10, 2, pool, "x").sums.any()
+
+
+def test_counts_widen_for_values_beyond_their_width():
+    x = np.array([[[1, 3], [1, 200]], [[0, 7], [1, 0]]], M.ROW)  # row 1 seat 0 counts no row
+    counts = M.Counts(2, width=4)
+    counts.add(x, 1, np.array([1, 0]))
+    got = counts.by_group()
+    assert list(got) == [0, 1] and got[1].tolist() == [0, 0, 0, 1]
+    assert got[0][200] == 1 and got[0][0] == 1 and got[0].sum() == 2
+
+
 # --- a run's statistics (experiments/statistics.py): every cell and rotation of a chunk's deals ---
 
 from experiments import statistics as st  # noqa: E402
