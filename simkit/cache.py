@@ -11,7 +11,7 @@ import os
 import tempfile
 from pathlib import Path
 
-_PACKAGES = ("simkit", "strategies")
+_PACKAGES = ("simkit",)
 
 
 def source_hash() -> str:

@@ -151,7 +151,7 @@ def _timed(warm: Callable[[], object], play: Callable[[Callable[[int], None]], o
 
 def _share(k: int, n: int) -> str:
     """k of n as a percentage with its Wilson 95% interval."""
-    from reports.stats import wilson
+    from simkit.reports.stats import wilson
 
     p, lo, hi = wilson(int(k), n)
     return f"{100 * p:.2f} [{100 * lo:.2f}, {100 * hi:.2f}]"
@@ -159,7 +159,7 @@ def _share(k: int, n: int) -> str:
 
 def _mean(x: np.ndarray) -> str:
     """The mean ± the half-width of its 95% interval."""
-    from reports.stats import mean_ci
+    from simkit.reports.stats import mean_ci
 
     mean, half = mean_ci(x)
     return f"{mean:.3f} ± {half:.3f}"
@@ -462,10 +462,10 @@ def check(file):
 @click.option("--markdown", is_flag=True, help="Print a Markdown table (for docs).")
 def strength(players, hands, seed, strategies, ass_joker, rule_pairs, strategy_files, markdown):
     """Rate strategies: each in one seat against lowest, paired with all-lowest on the same deals."""
-    from experiments.strength import BASELINE, strength_table
-    from reports import tables
     from simkit import registry
+    from simkit.experiments.strength import BASELINE, strength_table
     from simkit.registry import split_specs
+    from simkit.reports import tables
     from simkit.whos_the_ass.rules import GAME, check_players
 
     _load_files(strategy_files)
@@ -509,9 +509,9 @@ def strength(players, hands, seed, strategies, ass_joker, rule_pairs, strategy_f
 @strategy_file_opt
 def run(spec_file, out, hands, resume, workers, scheduler, threads, rows, strategy_files):
     """Run an experiment spec (TOML): stats.parquet, spec.toml, meta.json and the report in --out."""
-    from experiments.runner import copy_spec, plan, replays, run_spec
-    from experiments.spec import load_spec
-    from reports import tables
+    from simkit.experiments.runner import copy_spec, plan, replays, run_spec
+    from simkit.experiments.spec import load_spec
+    from simkit.reports import tables
 
     _load_files(strategy_files)
     spec = load_spec(spec_file)
@@ -526,7 +526,7 @@ def run(spec_file, out, hands, resume, workers, scheduler, threads, rows, strate
         results = run_spec(spec, out, resume=resume, hands=hands, progress=bar.update, workers=workers,
                            scheduler=scheduler, strategy_files=strategy_files, keep_rows=rows)
     copy_spec(spec_file, out)
-    from reports.report import make_report
+    from simkit.reports.report import make_report
 
     report = make_report(out, spec.baseline)
     value = tables.measure(results.stats)
@@ -548,7 +548,7 @@ def run(spec_file, out, hands, resume, workers, scheduler, threads, rows, strate
 @click.option("--baseline", type=str, default=None, help="Strategy for paired differences (default: the spec's).")
 def report(folder, baseline):
     """Write report.md and report.html (with figures) for a run's folder."""
-    from reports.report import make_report
+    from simkit.reports.report import make_report
 
     click.echo(f"report: {make_report(folder, baseline)}")
 
@@ -636,7 +636,7 @@ def bench(games, hands, reference_hands, player_list, strategy_hands, runner_spe
         raise SimkitError(f"--dask-workers must be at least 1, got {dask_workers!r}")
     spec = None
     if runner_hands and WHOS_THE_ASS in games:
-        from experiments.spec import load_spec
+        from simkit.experiments.spec import load_spec
 
         spec = load_spec(runner_spec)
     _load_files(strategy_files)
@@ -647,7 +647,7 @@ def bench(games, hands, reference_hands, player_list, strategy_hands, runner_spe
             click.echo("")
             module.strategy_bench(strategy_hands, echo=click.echo)
         if spec is not None:
-            from experiments.bench import runner_bench
+            from simkit.experiments.bench import runner_bench
 
             click.echo("")
             runner_bench(spec, runner_hands, echo=click.echo, dask_workers=sizes)

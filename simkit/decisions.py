@@ -67,7 +67,7 @@ def register(game: str, name: str, description: str, params: tuple, fn, signatur
         decide = compile_decision(fn, signature)
     except NumbaError as e:
         raise SimkitError(f"{origin}: does not compile: {compile_reason(e)}") from None
-    builtin = fn.__module__.startswith("strategies.")
+    builtin = fn.__module__.startswith("simkit.strategies.")
     registry.add(registry.StrategyInfo(game, name, description, decide, tuple(params),
                                        origin="" if builtin else origin, model=model))
     return decide

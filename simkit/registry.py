@@ -45,7 +45,7 @@ class StrategyInfo:
 
 
 _REGISTRY: dict[tuple[str, str], StrategyInfo] = {}
-_BUILTIN_MODULES = {"whos-the-ass": "strategies.whos_the_ass", "ezelen": "strategies.ezelen"}
+_BUILTIN_MODULES = {"whos-the-ass": "simkit.strategies.whos_the_ass", "ezelen": "simkit.strategies.ezelen"}
 _SPEC = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$", re.S)
 
 

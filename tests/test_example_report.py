@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-import experiments
+from simkit import experiments
 
 EXAMPLES = {  # spec -> the size `make example` runs it at, and figures it must hold
     "joker-timing": (20000, ("sweep.png", "comparison.png", "distribution.png", "hand-length.png")),

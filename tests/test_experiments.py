@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-import experiments
-from experiments import runner
-from experiments.spec import load_spec, parse_spec_dict, spec_toml
-from reports import figures_for, make_report, summary
-from reports.tables import rows_played
+from simkit import experiments
+from simkit.experiments import runner
+from simkit.experiments.spec import load_spec, parse_spec_dict, spec_toml
+from simkit.reports import figures_for, make_report, summary
+from simkit.reports.tables import rows_played
 
 BUILT_IN = sorted(Path("experiments").glob("*.toml"))
 

@@ -6,11 +6,11 @@ import pandas as pd
 import pytest
 from conftest import results
 
-from experiments import runner
-from experiments.spec import parse_spec_dict
-from reports import make_report, summary
+from simkit.experiments import runner
+from simkit.experiments.spec import parse_spec_dict
 from simkit.ezelen import batch
 from simkit.ezelen.strategy import seats_for
+from simkit.reports import make_report, summary
 
 SPEC = {"name": "ez", "game": "ezelen", "players": 4, "hands": 600, "seed": 8,
         "lineups": [["greedy", "random", "sticky", "memory"], ["greedy"]], "match": {"mode": "ezel"},

@@ -7,11 +7,11 @@ from hypothesis import given, settings
 
 from simkit import registry
 from simkit.errors import SimkitError
+from simkit.strategies.whos_the_ass.baseline import lowest
 from simkit.whos_the_ass import reference
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.action import LEAD_ASS, PASS, make_set
 from simkit.whos_the_ass.rules import GAME
-from strategies.whos_the_ass.baseline import lowest
 
 
 def decide(spec, hand, view):

@@ -8,13 +8,13 @@ import math
 import numpy as np
 import pytest
 
-import experiments
-from experiments import games
-from experiments.chunks import rotated, seat_labels
-from experiments.spec import parse_spec_dict
-from reports import rows as tables
-from reports.stats import paired_ratio_ci, ratio_ci, wilson_of
+from simkit import experiments
 from simkit import moments as M
+from simkit.experiments import games
+from simkit.experiments.chunks import rotated, seat_labels
+from simkit.experiments.spec import parse_spec_dict
+from simkit.reports import rows as tables
+from simkit.reports.stats import paired_ratio_ci, ratio_ci, wilson_of
 
 SPECS = {
     "rotate-4": {"name": "m4", "players": 4, "hands": 300, "seed": 3,
@@ -193,7 +193,7 @@ def test_counts_widen_for_values_beyond_their_width():
 
 # --- a run's statistics (experiments/statistics.py): every cell and rotation of a chunk's deals ---
 
-from experiments import statistics as st  # noqa: E402
+from simkit.experiments import statistics as st  # noqa: E402
 
 RUNS = {**SPECS,
         "sweep": {"name": "sw", "players": 3, "hands": 150, "seed": 6, "lineup": ["hoard", "lowest", "spend"],

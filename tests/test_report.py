@@ -2,11 +2,11 @@
 
 import pytest
 
-from experiments import runner
-from experiments.spec import parse_spec_dict
-from reports.report import make_report
-from reports.tables import paired_differences
 from simkit.errors import SimkitError
+from simkit.experiments import runner
+from simkit.experiments.spec import parse_spec_dict
+from simkit.reports.report import make_report
+from simkit.reports.tables import paired_differences
 
 
 @pytest.fixture(scope="module")

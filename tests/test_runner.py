@@ -6,9 +6,9 @@ import json
 import pandas as pd
 import pytest
 
-from experiments import runner
-from experiments.spec import parse_spec_dict
 from simkit.errors import SimkitError
+from simkit.experiments import runner
+from simkit.experiments.spec import parse_spec_dict
 
 SPEC = {"name": "t", "players": 4, "hands": 2500, "seed": 9, "lineup": ["greedy", "lowest", "lowest", "lowest"]}
 

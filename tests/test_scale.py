@@ -6,8 +6,8 @@ import numba as nb
 import pytest
 from conftest import results
 
-from experiments import runner
-from experiments.spec import parse_spec_dict
+from simkit.experiments import runner
+from simkit.experiments.spec import parse_spec_dict
 from simkit.plugins import load_strategy_file
 
 SPEC = {"name": "scale", "players": 4, "hands": 1800, "seed": 21, "lineup": ["greedy", "random", "lowest", "spend"]}
@@ -95,7 +95,7 @@ def test_a_dask_cluster_gives_the_same_results(reference_run, tmp_path, monkeypa
 def test_a_failure_while_writing_keeps_every_played_chunk_and_no_half_file(tmp_path, monkeypatch):
     """If making the rows fails, every chunk already finished is still kept on disk, the error
     reaches the caller, and no half results file is left; a resume finishes the run."""
-    from experiments import chunks
+    from simkit.experiments import chunks
 
     calls = []
     real = chunks.rows

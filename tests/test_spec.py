@@ -2,9 +2,9 @@
 
 import pytest
 
-from experiments import spec as spec_module
-from experiments.spec import Cell, load_spec, parse_spec_dict
 from simkit.errors import SimkitError
+from simkit.experiments import spec as spec_module
+from simkit.experiments.spec import Cell, load_spec, parse_spec_dict
 
 BASE = {"name": "t", "players": 4, "hands": 1000, "lineup": ["hoard(release_at=3)", "spend", "lowest", "lowest"]}
 

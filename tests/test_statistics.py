@@ -9,11 +9,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import experiments
-from experiments import runner
-from experiments.spec import load_spec
-from reports import rows as from_rows
-from reports import tables as from_stats
+from simkit import experiments
+from simkit.experiments import runner
+from simkit.experiments.spec import load_spec
+from simkit.reports import rows as from_rows
+from simkit.reports import tables as from_stats
 
 BUILT_IN = sorted(Path("experiments").glob("*.toml"))
 

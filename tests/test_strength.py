@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from experiments.strength import strength_table
+from simkit.experiments.strength import strength_table
 from simkit.whos_the_ass import batch
 from simkit.whos_the_ass.strategy import seats_for
 

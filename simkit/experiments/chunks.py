@@ -7,8 +7,8 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
-from experiments import games
-from experiments.spec import Spec
+from simkit.experiments import games
+from simkit.experiments.spec import Spec
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,8 @@ deal, the plain mean of the deals' means and its standard error), and n counts t
 import numpy as np
 import pandas as pd
 
-from reports.stats import Z95, wilson
-from reports.tables import curves
+from simkit.reports.stats import Z95, wilson
+from simkit.reports.tables import curves
 
 
 def deal_key(table: pd.DataFrame) -> str:

@@ -9,8 +9,8 @@ in reports/rows.py; the two agree to rounding (tests/test_statistics.py).
 
 import pandas as pd
 
-from experiments.statistics import Statistics
-from reports.stats import paired_ratio_ci, ratio_ci, wilson, wilson_of
+from simkit.experiments.statistics import Statistics
+from simkit.reports.stats import paired_ratio_ci, ratio_ci, wilson, wilson_of
 
 
 def _seat(stats: Statistics, name: str) -> int:

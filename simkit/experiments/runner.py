@@ -21,12 +21,12 @@ import pandas as pd
 import pyarrow as pa
 
 import simkit
-from experiments import executors, games
-from experiments import statistics as st
-from experiments.chunks import Task, measured, rows, strategy_labels
-from experiments.results import ResultsWriter, read_chunk
-from experiments.spec import Spec, spec_toml
 from simkit.errors import SimkitError
+from simkit.experiments import executors, games
+from simkit.experiments import statistics as st
+from simkit.experiments.chunks import Task, measured, rows, strategy_labels
+from simkit.experiments.results import ResultsWriter, read_chunk
+from simkit.experiments.spec import Spec, spec_toml
 from simkit.files import atomic_path
 
 CHUNK = 25_000          # deals per chunk (a chunk plays them in every cell and rotation): engine calls this big

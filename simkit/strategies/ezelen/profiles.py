@@ -1,7 +1,7 @@
 """Attention profiles (M8): a passing policy bundled with its seat's model values."""
 
 from simkit.ezelen.strategy import profile
-from strategies.ezelen import greedy  # noqa: F401  (registers the policy the profiles reuse)
+from simkit.strategies.ezelen import greedy  # noqa: F401  (registers the policy the profiles reuse)
 
 profile("watcher", "Greedy passing, with sharp eyes: attention 1.5, reaction median 0.5 s.", "greedy",
         {"attention": 1.5, "reaction_median": 0.5})

@@ -26,10 +26,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from experiments import games
-from experiments.chunks import rotated, seat_labels
-from experiments.spec import Spec
 from simkit.errors import SimkitError
+from simkit.experiments import games
+from simkit.experiments.chunks import rotated, seat_labels
+from simkit.experiments.spec import Spec
 from simkit.files import atomic_path
 from simkit.moments import ROW, Counts, Moments, Scratch, beats, buffer
 from simkit.plugins import load_strategy_file

@@ -12,9 +12,9 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from experiments import games
 from simkit import registry
 from simkit.errors import SimkitError
+from simkit.experiments import games
 from simkit.rng import MAX_SEED
 
 KEYS = {"name", "game", "players", "hands", "seed", "seating", "rules", "lineup", "lineups", "pool", "match", "sweep",

@@ -4,8 +4,8 @@ run's results: its statistics, and its per-hand rows when asked for."""
 import tempfile
 from pathlib import Path
 
-from experiments.runner import Results, copy_spec, run_spec, write_spec
-from experiments.spec import Spec, load_spec, parse_spec_dict
+from simkit.experiments.runner import Results, copy_spec, run_spec, write_spec
+from simkit.experiments.spec import Spec, load_spec, parse_spec_dict
 from simkit.plugins import load_strategy_file
 
 
@@ -45,7 +45,7 @@ def run(spec: Spec | dict | str | Path, out: str | Path | None = None, *, hands:
     else:
         write_spec(parsed, str(out))
     if report:
-        from reports.report import make_report
+        from simkit.reports.report import make_report
 
         make_report(str(out), parsed.baseline)
     return done

@@ -10,10 +10,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from experiments import games
-from experiments.chunks import rotated
-from experiments.runner import plan, replays, write_results
-from experiments.spec import Spec
+from simkit.experiments import games
+from simkit.experiments.chunks import rotated
+from simkit.experiments.runner import plan, replays, write_results
+from simkit.experiments.spec import Spec
 
 
 def _engine(spec: Spec, hands: int) -> float:
@@ -74,7 +74,7 @@ def _on_warm_cluster(spec: Spec, hands: int, workers: int) -> float:
 
     from distributed import Client, LocalCluster
 
-    from experiments.statistics import reduce_chunk
+    from simkit.experiments.statistics import reduce_chunk
 
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
                       silence_logs=logging.ERROR, env={"NUMBA_NUM_THREADS": "1"}) as cluster, Client(cluster) as client:

@@ -16,7 +16,7 @@ import pyarrow.compute as pc
 import pyarrow.feather as feather
 import pyarrow.parquet as pq
 
-from experiments.chunks import IDS
+from simkit.experiments.chunks import IDS
 from simkit.files import atomic_path, part_path
 
 ROW_GROUP = 1 << 18  # rows; small enough that the last one, written after play ends, is quick

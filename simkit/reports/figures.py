@@ -7,7 +7,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from reports.tables import lineup_names  # noqa: E402
+from simkit.reports.tables import lineup_names  # noqa: E402
 
 
 def _summed(histograms: dict, groups) -> np.ndarray:

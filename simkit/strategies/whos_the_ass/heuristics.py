@@ -5,15 +5,15 @@ so families are presets of it and `compose(...)` mixes them without compiling an
 from simkit import registry
 from simkit.errors import SimkitError
 from simkit.registry import Param, StrategyInfo
+from simkit.strategies.whos_the_ass import slots as P
+from simkit.strategies.whos_the_ass.ass_handling import ass_trick_card, leads_the_ass
+from simkit.strategies.whos_the_ass.jokers import joker_budget
+from simkit.strategies.whos_the_ass.reserve import reserved
+from simkit.strategies.whos_the_ass.shedding import lead_set, raise_set
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.action import LEAD_ASS
 from simkit.whos_the_ass.rules import GAME
 from simkit.whos_the_ass.strategy import compile_decision
-from strategies.whos_the_ass import slots as P
-from strategies.whos_the_ass.ass_handling import ass_trick_card, leads_the_ass
-from strategies.whos_the_ass.jokers import joker_budget
-from strategies.whos_the_ass.reserve import reserved
-from strategies.whos_the_ass.shedding import lead_set, raise_set
 
 
 def _heuristic(hand, view, params, rng):

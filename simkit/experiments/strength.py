@@ -6,7 +6,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from reports.stats import mean_ci
+from simkit.reports.stats import mean_ci
 from simkit.whos_the_ass import batch
 from simkit.whos_the_ass.strategy import seats_for
 

@@ -11,11 +11,11 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from experiments import statistics as st
-from experiments.statistics import Statistics
-from reports import figures, tables
 from simkit.errors import SimkitError
+from simkit.experiments import statistics as st
+from simkit.experiments.statistics import Statistics
 from simkit.files import atomic_path
+from simkit.reports import figures, tables
 
 TITLES = {"penalty": "Mean penalty per strategy", "total": "Mean match total per strategy",
           "lost": "Share of rounds lost per strategy"}

@@ -1,1 +1,0 @@
-"""Worked examples of users' strategy files (load one with --strategy-file)."""

@@ -1,3 +1,0 @@
-"""Ezelen passing strategies (M1); importing this package registers them."""
-
-from strategies.ezelen import greedy, memory, profiles, random_play, sticky  # noqa: F401

@@ -1,3 +1,0 @@
-"""Who's the Ass? strategies; importing this package registers them."""
-
-from strategies.whos_the_ass import baseline, heuristics, random_play  # noqa: F401
