@@ -1,16 +1,12 @@
 """The `simkit` command: parses, composes, prints. Bad input is one line and exit code 2."""
 
 import importlib
-import json
 import os
 import sys
-import tempfile
 import time
-from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from itertools import islice
-from pathlib import Path
 
 import click
 import numba as nb
@@ -95,40 +91,6 @@ def _model(game: str, pairs: tuple[str, ...], players: int) -> dict:
                               f"got {text!r}")
         values[name] = numbers if len(numbers) > 1 else numbers[0]
     return check_values(values, players, "--model")
-
-
-def _writable_temp(path: str):
-    """A temporary file beside `path`, renamed over it only when complete (never half a file)."""
-    target = Path(path)
-    if target.is_dir():
-        raise SimkitError(f"cannot write {path}: it is a directory")
-    parent = target.parent if str(target.parent) else Path(".")
-    if not parent.is_dir():
-        raise SimkitError(f"cannot write {path}: folder {parent} does not exist")
-    try:
-        return tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=parent, prefix=f".{target.name}.",
-                                           suffix=".part", delete=False)
-    except OSError as e:
-        raise SimkitError(f"cannot write {path}: {e.strerror}") from None
-
-
-def _write_trace(path: str, records: Iterable[dict]) -> tuple[int, dict | None]:
-    """Write records as JSON Lines to a temporary file renamed over `path` only when all are
-    written; (how many, the last one)."""
-    from simkit.whos_the_ass.trace import to_line  # the same line format for both games
-
-    tmp = _writable_temp(path)
-    count, last = 0, None
-    try:
-        with tmp:
-            for last in records:
-                tmp.write(to_line(last) + "\n")
-                count += 1
-        os.replace(tmp.name, path)
-    finally:
-        if os.path.exists(tmp.name):
-            os.unlink(tmp.name)
-    return count, last
 
 
 def _progress(total: int, unit: str):
@@ -368,13 +330,15 @@ def _simulate_matches(run: _Play, chunks: int) -> tuple[str, float]:
 @click.option("-o", "--output", type=str, required=True, help="The JSON Lines file to write.")
 def trace(game, players, hands, seed, strategies, ass_joker, rule_pairs, model_pairs, strategy_files, output):
     """Write hands (Ezelen: rounds) move by move as JSON Lines (docs/traces.md)."""
+    from simkit.traces import write_traces
+
     run = _play_options(game, players, hands, seed, strategies, ass_joker, rule_pairs, model_pairs, strategy_files)
     batch = _of(game, "batch")
     if game == EZELEN:  # match 0 until its donkey, then match 1 from round 0, ..., H rounds in all
         records = islice(batch.match_traces(run.seats, run.count, run.seed, run.rules, run.model), run.count)
     else:
         records = batch.traces(run.seats, run.count, run.seed, run.rules)
-    count, last = _write_trace(output, records)
+    count, last = write_traces(output, records)
     matches = f" (matches 0..{last['match']})" if game == EZELEN else ""
     click.echo(f"wrote {count:,} {DEAL[game]}s{matches} to {output}")
 
@@ -387,31 +351,9 @@ def trace(game, players, hands, seed, strategies, ass_joker, rule_pairs, model_p
 @click.option("--round", "round_no", type=int, default=None, help="Ezelen: the round of --match (default: 0).")
 def show(file, hand, match, round_no):
     """Print one traced hand trick by trick (A = the ass, J = joker), or an Ezelen round turn by turn."""
-    from simkit.ezelen.show import show_round
-    from simkit.whos_the_ass.trace import read_traces, show_hand
+    from simkit.traces import find_record, show_record
 
-    if round_no is not None and match is None:
-        raise SimkitError("--round needs --match")
-    if not os.path.isfile(file):
-        raise SimkitError(f"no trace file {file}")
-    wanted = None if match is None else (match, round_no or 0)
-    try:
-        for i, record in enumerate(read_traces(file)):
-            if record["game"] == EZELEN:
-                picked = hand in (None, i) and wanted in (None, (record["match"], record["round"]))
-                text = show_round
-            else:
-                picked = hand in (None, record["hand"]) and wanted is None
-                text = show_hand
-            if picked:
-                click.echo(text(record))
-                return
-    except (ValueError, KeyError, TypeError, IndexError) as e:
-        raise SimkitError(f"{file} is not a valid trace file ({type(e).__name__}: {e})") from None
-    which = [f"hand {hand}"] if hand is not None else []
-    if wanted is not None:
-        which.append(f"match {wanted[0]}, round {wanted[1]}")
-    raise SimkitError(f"{' with '.join(which)} is not in {file}")
+    click.echo(show_record(find_record(file, hand, match, round_no)))
 
 
 @cli.command()
@@ -419,29 +361,9 @@ def show(file, hand, match, round_no):
 def check(file):
     """Replay every hand or round of a trace file through the reference engine and check it move by
     move: one line per record with a problem."""
-    from simkit.ezelen.check import Checker
-    from simkit.whos_the_ass.check import check_record
+    from simkit.traces import check_file
 
-    if not os.path.isfile(file):
-        raise SimkitError(f"no trace file {file}")
-    checks = {WHOS_THE_ASS: check_record, EZELEN: Checker().check}
-    counts, problems = Counter(), []
-    with open(file, encoding="utf-8") as f:
-        for line_no, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError as e:
-                    raise ValueError(f"not a JSON record ({e})") from None
-                game = record.get("game") if isinstance(record, dict) else None
-                if game not in checks:
-                    raise ValueError(f"not a trace record of a known game ({', '.join(GAMES)})")
-                checks[game](record)
-                counts[game] += 1
-            except (ValueError, KeyError, TypeError, IndexError) as e:
-                problems.append(f"{file}:{line_no}: {e}")
+    counts, problems = check_file(file)
     for problem in problems:
         click.echo(f"simkit: error: {problem}", err=True)
     if problems:

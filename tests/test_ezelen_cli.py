@@ -8,11 +8,10 @@ import numpy as np
 import pytest
 
 from simkit import registry
-from simkit.cli import _write_trace
 from simkit.errors import SimkitError
 from simkit.ezelen import batch
 from simkit.ezelen.strategy import seats_for
-from simkit.whos_the_ass.trace import to_line
+from simkit.traces import to_line, write_traces
 
 BUILTINS = [i.name for i in registry.available("ezelen")]
 
@@ -138,9 +137,9 @@ def test_the_trace_file_appears_whole_or_not_at_all(tmp_path):
         raise SimkitError("an illegal move in round 1")
 
     with pytest.raises(SimkitError):
-        _write_trace(str(target), failing())
+        write_traces(str(target), failing())
     assert target.read_text() == "earlier result\n" and [p.name for p in tmp_path.iterdir()] == ["t.jsonl"]
-    assert _write_trace(str(target), iter([{"a": 1}, {"b": 2.5}])) == (2, {"b": 2.5})
+    assert write_traces(str(target), iter([{"a": 1}, {"b": 2.5}])) == (2, {"b": 2.5})
     assert target.read_text() == '{"a": 1}\n{"b": 2.5}\n'
 
 

@@ -43,7 +43,7 @@ def test_a_pool_plays_every_pair():
     ({"players": 2}, "key 'players': Who's the Ass? needs 3 to 12 players"),
     ({"players": [4, 13]}, "3 to 12 players"),
     ({"players": "four"}, "key 'players' must be a number or a list"),
-    ({"seed": -1}, "key 'seed' must be 0..2**64-1"),
+    ({"seed": -1}, "key 'seed': seed must be an integer from 0 to 2**64-1, got -1"),
     ({"seating": "random"}, "key 'seating' must be one of rotate, none"),
     ({"rules": {"ass_joker": "7"}}, "key 'rules': unknown value '7'"),
     ({"rules": {"jokers": "wild"}}, "key 'rules': unknown rule option 'jokers'"),

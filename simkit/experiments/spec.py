@@ -15,7 +15,7 @@ from pathlib import Path
 from simkit import registry
 from simkit.errors import SimkitError
 from simkit.experiments import games
-from simkit.rng import MAX_SEED
+from simkit.rng import check_seed
 
 KEYS = {"name", "game", "players", "hands", "seed", "seating", "rules", "lineup", "lineups", "pool", "match", "sweep",
         "baseline", "model"}
@@ -155,9 +155,10 @@ def parse_spec_dict(data: dict) -> Spec:
     hands = _need(data, "hands", int, "a whole number")
     if hands <= 0:
         raise SimkitError(f"key 'hands' must be positive, got {hands}")
-    seed = _need(data, "seed", int, "a whole number") if "seed" in data else 0
-    if not 0 <= seed <= MAX_SEED:
-        raise SimkitError(f"key 'seed' must be 0..2**64-1, got {seed}")
+    try:
+        seed = check_seed(data.get("seed", 0))
+    except SimkitError as e:
+        raise SimkitError(f"key 'seed': {e}") from None
     seating = _need(data, "seating", str, "a text") if "seating" in data else "rotate"
     if seating not in SEATINGS:
         raise SimkitError(f"key 'seating' must be one of {', '.join(SEATINGS)}, got {seating!r}")

@@ -3,7 +3,6 @@ through the reference engine (so the rules are still written in one place)."""
 
 import json
 
-from simkit.errors import SimkitError
 from simkit.whos_the_ass import reference
 from simkit.whos_the_ass.action import PASS, make_set
 from simkit.whos_the_ass.rules import DEFAULT_RULES, GAME, JOKER, check_rules
@@ -80,18 +79,3 @@ def check_record(rec: dict, check_deal: bool = True) -> None:
     for key in ("final_hands", "penalties"):
         if replay[key] != rec[key]:
             raise ValueError(f"{key} differ from the rules' replay: {replay[key]}")
-
-
-def check_file(path: str, check_deal: bool = True) -> int:
-    """Check every record of a JSON Lines trace file; returns how many hands it holds."""
-    count = 0
-    with open(path, encoding="utf-8") as f:
-        for line_no, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                check_record(json.loads(line), check_deal)
-            except (ValueError, KeyError, TypeError) as e:
-                raise SimkitError(f"{path}:{line_no}: {e}") from None
-            count += 1
-    return count

@@ -1,9 +1,6 @@
 """Traces (docs/traces.md): the compiled engine's logs as JSON-ready hand records, and a
 person's reading of a hand."""
 
-import json
-from collections.abc import Iterator
-
 import numpy as np
 
 from simkit.whos_the_ass.action import PASS, cards_of
@@ -44,17 +41,6 @@ def hand_record(seed: int, index: int, rules: dict, labels: list[str], deal: np.
         "final_hands": [cards_list(final[s]) for s in range(n)],
         "penalties": [int(final[s] @ PENALTY) for s in range(n)],
     }
-
-
-def to_line(record: dict) -> str:
-    return json.dumps(record, separators=(", ", ": "))
-
-
-def read_traces(path: str) -> Iterator[dict]:
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if line.strip():
-                yield json.loads(line)
 
 
 def card_name(code: int) -> str:

@@ -1,0 +1,134 @@
+"""Trace files of either game (docs/traces.md): one JSON record per line. Writing them whole or
+not at all, reading them, picking a record to show, and checking every record against its game's
+reference engine: what `simkit trace`, `show` and `check` (and the Python API) share."""
+
+import json
+import os
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+from simkit.errors import SimkitError
+
+WHOS_THE_ASS, EZELEN = "whos-the-ass", "ezelen"
+GAMES = (WHOS_THE_ASS, EZELEN)
+
+
+def to_line(record: dict) -> str:
+    """A record as its line (without the newline)."""
+    return json.dumps(record, separators=(", ", ": "))
+
+
+def read_traces(path: str) -> Iterator[dict]:
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                yield json.loads(line)
+
+
+def write_traces(path: str, records: Iterable[dict]) -> tuple[int, dict | None]:
+    """Write records as JSON Lines to a temporary file beside `path`, renamed over it only when
+    all are written (never half a file; an earlier file stays whole until then); returns how many
+    and the last one. The file gets the usual permissions (the umask's), like any other."""
+    target = Path(path)
+    if target.is_dir():
+        raise SimkitError(f"cannot write {path}: it is a directory")
+    parent = target.parent if str(target.parent) else Path(".")
+    if not parent.is_dir():
+        raise SimkitError(f"cannot write {path}: folder {parent} does not exist")
+    try:
+        tmp = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=parent, prefix=f".{target.name}.",
+                                          suffix=".part", delete=False)
+    except OSError as e:
+        raise SimkitError(f"cannot write {path}: {e.strerror}") from None
+    count, last = 0, None
+    try:
+        with tmp:
+            for last in records:
+                tmp.write(to_line(last) + "\n")
+                count += 1
+        os.chmod(tmp.name, 0o666 & ~_umask())
+        os.replace(tmp.name, path)
+    finally:
+        if os.path.exists(tmp.name):
+            os.unlink(tmp.name)
+    return count, last
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def find_record(path: str, hand: int | None = None, match: int | None = None,
+                round_no: int | None = None) -> dict:
+    """The record `simkit show` prints: a Who's the Ass? hand by its number, an Ezelen round by
+    its place in the file or by (match, round); the first one by default."""
+    if round_no is not None and match is None:
+        raise SimkitError("--round needs --match")
+    if not os.path.isfile(path):
+        raise SimkitError(f"no trace file {path}")
+    wanted = None if match is None else (match, round_no or 0)
+    try:
+        for i, record in enumerate(read_traces(path)):
+            if record["game"] == EZELEN:
+                picked = hand in (None, i) and wanted in (None, (record["match"], record["round"]))
+            else:
+                picked = hand in (None, record["hand"]) and wanted is None
+            if picked:
+                return record
+    except (ValueError, KeyError, TypeError, IndexError) as e:
+        raise SimkitError(f"{path} is not a valid trace file ({type(e).__name__}: {e})") from None
+    which = [f"hand {hand}"] if hand is not None else []
+    if wanted is not None:
+        which.append(f"match {wanted[0]}, round {wanted[1]}")
+    raise SimkitError(f"{' with '.join(which)} is not in {path}")
+
+
+def show_record(record: dict) -> str:
+    """A record for a person: a hand trick by trick, or a round turn by turn."""
+    try:
+        if record["game"] == EZELEN:
+            from simkit.ezelen.show import show_round
+
+            return show_round(record)
+        from simkit.whos_the_ass.trace import show_hand
+
+        return show_hand(record)
+    except (ValueError, KeyError, TypeError, IndexError) as e:
+        raise SimkitError(f"not a valid trace record ({type(e).__name__}: {e})") from None
+
+
+def _checkers() -> dict[str, Callable[[dict], None]]:
+    from simkit.ezelen.check import Checker
+    from simkit.whos_the_ass.check import check_record
+
+    return {WHOS_THE_ASS: check_record, EZELEN: Checker().check}
+
+
+def check_file(path: str) -> tuple[Counter, list[str]]:
+    """Replay every record of a trace file through its game's reference engine: the records
+    that follow the rules, by game, and a line per record that does not ("file:line: why")."""
+    if not os.path.isfile(path):
+        raise SimkitError(f"no trace file {path}")
+    checks = _checkers()
+    counts, problems = Counter(), []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line_no, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError as e:
+                    raise ValueError(f"not a JSON record ({e})") from None
+                game = record.get("game") if isinstance(record, dict) else None
+                if game not in checks:
+                    raise ValueError(f"not a trace record of a known game ({', '.join(GAMES)})")
+                checks[game](record)
+                counts[game] += 1
+            except (ValueError, KeyError, TypeError, IndexError) as e:
+                problems.append(f"{path}:{line_no}: {e}")
+    return counts, problems
