@@ -28,19 +28,6 @@ def test_a_written_trace_reads_back_and_has_the_umasks_permissions(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["t.jsonl"]  # no temporary file left
 
 
-def test_a_failed_write_keeps_the_earlier_file(tmp_path):
-    path = tmp_path / "t.jsonl"
-    path.write_text("earlier\n")
-
-    def broken():
-        yield {"game": "whos-the-ass"}
-        raise RuntimeError("stopped")
-
-    with pytest.raises(RuntimeError):
-        traces.write_traces(str(path), broken())
-    assert path.read_text() == "earlier\n" and [p.name for p in tmp_path.iterdir()] == ["t.jsonl"]
-
-
 def test_both_games_records_are_found_shown_and_checked(tmp_path):
     from simkit.ezelen.strategy import seats_for as ezelen_seats
 
