@@ -1,9 +1,22 @@
 """How the parallel drivers split work: block b of `blocks` plays items lo..hi-1 of `count`.
 Every item draws from its own seeded stream, so the split never changes a result."""
 
+from collections.abc import Callable, Iterator
+
 import numba as nb
+import numpy as np
 
 
 @nb.njit(cache=True)
 def block_range(b, blocks, count):
     return b * count // blocks, (b + 1) * count // blocks
+
+
+def spans(count: int, chunks: int, progress: Callable[[int], None] | None = None) -> Iterator[tuple[int, int]]:
+    """A batch of `count` items in `chunks` engine calls (for a progress bar): (lo, hi) of each,
+    reporting hi - lo to `progress` once the caller is done with it."""
+    bounds = np.linspace(0, count, min(chunks, count) + 1).astype(np.int64)
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        yield int(lo), int(hi)
+        if progress:
+            progress(int(hi - lo))

@@ -5,7 +5,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from itertools import islice
 
 import click
@@ -284,24 +284,13 @@ def _simulate_rounds(run: _Play, chunks: int) -> tuple[str, float]:
     return f"{run.count / elapsed:,.0f} rounds/s", elapsed
 
 
-def _ezelen_matches(run: _Play, chunks: int, progress: Callable[[int], None]):
-    """batch.matches in chunks for the progress bar; the same results as one call."""
-    from simkit.ezelen import batch
-
-    bounds = np.linspace(0, run.count, min(chunks, run.count) + 1).astype(np.int64)
-    parts = []
-    for lo, hi in zip(bounds[:-1], bounds[1:]):
-        parts.append(batch.matches(run.seats, int(hi - lo), run.seed, run.rules, run.model, first=int(lo)))
-        progress(int(hi - lo))
-    return type(parts[0])(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(parts[0])))
-
-
 def _simulate_matches(run: _Play, chunks: int) -> tuple[str, float]:
     """Ezelen: whole matches (Z7); per seat the chance of being the donkey and the letters held."""
     from simkit.ezelen import batch
 
     res, elapsed = _timed(lambda: batch.matches(run.seats, 1, run.seed, run.rules, run.model),
-                          lambda progress: _ezelen_matches(run, chunks, progress), run.count, "match")
+                          lambda progress: batch.matches(run.seats, run.count, run.seed, run.rules, run.model,
+                                                         chunks=chunks, progress=progress), run.count, "match")
     rows = [{"seat": s, "strategy": seat.label, "donkey %": _share((res.donkey == s).sum(), run.count),
              "mean letters": _mean(res.letters[:, s])} for s, seat in enumerate(run.seats)]
     rounds = int(res.rounds.sum())

@@ -122,3 +122,7 @@ def test_results_do_not_depend_on_chunks_or_threads():
     m1 = batch.matches(seats, 40, 8)
     m2 = batch.matches(seats, 20, 8, first=20)
     assert np.array_equal(m1.letters[20:], m2.letters) and np.array_equal(m1.rounds[20:], m2.rounds)
+    seen = []
+    m3 = batch.matches(seats, 40, 8, chunks=6, progress=seen.append)
+    assert sum(seen) == 40 and len(seen) == 6
+    assert all(np.array_equal(getattr(m1, f), getattr(m3, f)) for f in ("donkey", "rounds", "letters", "reasons"))

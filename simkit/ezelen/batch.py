@@ -7,11 +7,12 @@ seat or {name: [one number per seat]}, on top of the defaults and each strategy'
 """
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numba as nb
 import numpy as np
 
+from simkit.blocks import spans
 from simkit.errors import IllegalMove, SimkitError
 from simkit.ezelen.driver import NO_ERROR, play_logged, play_matches, play_rounds
 from simkit.ezelen.engine import ERR_WIDTH, LOSER, OUTCOME_SIZE, STATE_WIDTH
@@ -101,20 +102,24 @@ def play(seats: list[Seat], rounds: int, seed: int, rules: dict | None = None, m
         raise SimkitError(f"rounds must be positive, got {rounds}")
     out = _round_results(rounds)
     blocks = 4 * nb.get_num_threads()
-    bounds = np.linspace(0, rounds, min(chunks, rounds) + 1).astype(np.int64)
-    for lo, hi in zip(bounds[:-1], bounds[1:]):
+    for lo, hi in spans(rounds, chunks, progress):
         errs = play_rounds(*_engine_args(run), np.uint64(run.seed), first + lo, out.loser[lo:hi],
                            out.reason[lo:hi], out.turns[lo:hi], out.first_signal[lo:hi], min(blocks, hi - lo))
         _check_errors(seats, errs)
-        if progress:
-            progress(int(hi - lo))
     return out
 
 
 def matches(seats: list[Seat], count: int, seed: int, rules: dict | None = None, model: dict | None = None,
-            first: int = 0, max_rounds: int = DEFAULT_MAX_ROUNDS) -> MatchResults:
-    """Z7: `count` matches, each dealt round after round until somebody has four letters."""
-    return _matches(seats, count, seed, rules, model, first, max_rounds, record=False)[0]
+            first: int = 0, max_rounds: int = DEFAULT_MAX_ROUNDS, chunks: int = 1,
+            progress: Callable[[int], None] | None = None) -> MatchResults:
+    """Z7: `count` matches, each dealt round after round until somebody has four letters;
+    identical for any `chunks`."""
+    if count <= 0:
+        raise SimkitError(f"matches must be positive, got {count}")
+    parts = [_matches(seats, hi - lo, seed, rules, model, first + lo, max_rounds, record=False)[0]
+             for lo, hi in spans(count, chunks, progress)]
+    return parts[0] if len(parts) == 1 else MatchResults(
+        *(np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(MatchResults)))
 
 
 def match_rounds(seats: list[Seat], count: int, seed: int, rules: dict | None = None, model: dict | None = None,

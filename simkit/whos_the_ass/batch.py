@@ -6,6 +6,7 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
+from simkit.blocks import spans
 from simkit.errors import IllegalMove, SimkitError
 from simkit.rng import check_seed
 from simkit.whos_the_ass import view as V
@@ -59,15 +60,12 @@ def play(seats: list[Seat], hands: int, seed: int, rules: dict | None = None, fi
     code = ass_joker_code(rules["ass_joker"])
     out = HandResults(np.zeros((hands, n), np.int16), np.zeros(hands, np.int16), np.zeros(hands, np.int8))
     blocks = 4 * nb.get_num_threads()
-    bounds = np.linspace(0, hands, min(chunks, hands) + 1).astype(np.int64)
-    for lo, hi in zip(bounds[:-1], bounds[1:]):
+    for lo, hi in spans(hands, chunks, progress):
         errs = play_hands(fns, params, n, code, np.uint64(seed), first + lo, out.penalties[lo:hi],
                           out.tricks[lo:hi], out.ass_end[lo:hi], min(blocks, hi - lo))
         worst = errs[np.argmin(errs[:, 0])]
         if worst[0] != NO_ERROR:
             _raise_illegal(seats, worst)
-        if progress:
-            progress(int(hi - lo))
     return out
 
 
