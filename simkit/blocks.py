@@ -6,6 +6,17 @@ from collections.abc import Callable, Iterator
 import numba as nb
 import numpy as np
 
+BLOCKS_PER_THREAD = 4  # several blocks per thread even out hands of uneven length
+
+
+def most_blocks() -> int:
+    """The most blocks a parallel driver splits one call into (fewer for fewer items)."""
+    return BLOCKS_PER_THREAD * nb.get_num_threads()
+
+
+def blocks_for(count: int) -> int:
+    return max(1, min(count, most_blocks()))
+
 
 @nb.njit(cache=True)
 def block_range(b, blocks, count):

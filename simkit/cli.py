@@ -511,10 +511,13 @@ def _load_bench(game: str) -> tuple[object, float]:
               help="Who's the Ass?: player counts to measure.")
 @click.option("--strategy-hands", type=int, default=200_000, show_default=True,
               help="Who's the Ass?: hands per measurement of each strategy (0: skip that table).")
-@click.option("--runner-spec", type=str, default="experiments/quick.toml", show_default=True,
-              help="Spec whose hands measure the runner's overhead over the engine.")
-@click.option("--runner-hands", type=int, default=250_000, show_default=True,
-              help="Deals (each played in every cell and rotation) for the runner's overhead (0: skip it).")
+@click.option("--runner-spec", "runner_specs", type=str, multiple=True,
+              help="Spec whose hands measure the runner's overhead over the engine (repeatable; default: "
+                   "experiments/quick.toml when Who's the Ass? is measured).")
+@click.option("--runner-hands", type=int, default=1_000_000, show_default=True,
+              help="Hands (or rounds, matches) for the runner's overhead, whole deals each played in every cell "
+                   "and rotation (0: skip it).")
+@click.option("--runner-only", is_flag=True, help="Measure only the runner's overhead (no engine tables).")
 @click.option("--dask-workers", type=str, default="", show_default=True,
               help="Also time the run on local Dask clusters of these sizes, e.g. 1,2.")
 @click.option("--rounds", type=int, default=1_000_000, show_default=True,
@@ -523,8 +526,8 @@ def _load_bench(game: str) -> tuple[object, float]:
               help="Ezelen: rounds for the reference engine (0: skip it).")
 @click.option("--ezelen-players", type=str, default="4,8", show_default=True, help="Ezelen: player counts to measure.")
 @strategy_file_opt
-def bench(games, hands, reference_hands, player_list, strategy_hands, runner_spec, runner_hands, dask_workers,
-          rounds, reference_rounds, ezelen_players, strategy_files):
+def bench(games, hands, reference_hands, player_list, strategy_hands, runner_specs, runner_hands, runner_only,
+          dask_workers, rounds, reference_rounds, ezelen_players, strategy_files):
     """Hands/s of the fast engine (1 thread and all threads) and of the reference engine, of every
     strategy against all-lowest, the experiment runner's overhead over the engine; then Ezelen's
     rounds/s and cost per player per round (all-greedy, 1 thread and all threads)."""
@@ -545,28 +548,37 @@ def bench(games, hands, reference_hands, player_list, strategy_hands, runner_spe
         raise SimkitError(f"--dask-workers takes numbers separated by commas, got {dask_workers!r}") from None
     if any(k < 1 for k in sizes):
         raise SimkitError(f"--dask-workers must be at least 1, got {dask_workers!r}")
-    spec = None
-    if runner_hands and WHOS_THE_ASS in games:
+    specs = []
+    if runner_hands:
         from simkit.experiments.spec import load_spec
 
-        spec = load_spec(runner_spec)
+        if not runner_specs and WHOS_THE_ASS in games:
+            runner_specs = ("experiments/quick.toml",)
+        specs = [load_spec(path) for path in runner_specs]
+    elif runner_only:
+        raise SimkitError("--runner-only needs --runner-hands above 0")
     _load_files(strategy_files)
-    if WHOS_THE_ASS in games:
+    parts = []
+    if WHOS_THE_ASS in games and not runner_only:
         module, load = _load_bench(WHOS_THE_ASS)
-        module.run_bench(counts, hands, reference_hands, echo=click.echo, load_seconds=load)
+        parts.append(lambda: module.run_bench(counts, hands, reference_hands, echo=click.echo, load_seconds=load))
         if strategy_hands:
-            click.echo("")
-            module.strategy_bench(strategy_hands, echo=click.echo)
-        if spec is not None:
-            from simkit.experiments.bench import runner_bench
+            parts.append(lambda: module.strategy_bench(strategy_hands, echo=click.echo))
+    if EZELEN in games and not runner_only:
+        parts.append(lambda: _ezelen_bench(ezelen_counts, rounds, reference_rounds))
+    for spec in specs:
+        from simkit.experiments.bench import runner_bench
 
+        parts.append(lambda spec=spec: runner_bench(spec, runner_hands, echo=click.echo, dask_workers=sizes))
+    for i, part in enumerate(parts):
+        if i:
             click.echo("")
-            runner_bench(spec, runner_hands, echo=click.echo, dask_workers=sizes)
-    if EZELEN in games:
-        if WHOS_THE_ASS in games:
-            click.echo("")
-        module, load = _load_bench(EZELEN)
-        module.run_bench(ezelen_counts, rounds, reference_rounds, echo=click.echo, load_seconds=load)
+        part()
+
+
+def _ezelen_bench(counts: list[int], rounds: int, reference_rounds: int) -> None:
+    module, load = _load_bench(EZELEN)
+    module.run_bench(counts, rounds, reference_rounds, echo=click.echo, load_seconds=load)
 
 
 def main() -> None:

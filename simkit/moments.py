@@ -15,10 +15,10 @@ the split. A chunk keeps them in int64 (a chunk is small); `+` adds chunks as Py
 which never overflow.
 
 Measure 0 of every group counts its rows (a group is present in a deal when it is positive).
-`accumulate` (and `add_replay`, for one row per deal) adds one engine call's rows to the
-per-deal sums, `fold` turns them into moments; all compiled. A chunk's memory is reused from
-chunk to chunk and its per-deal sums are int32 where they fit: what the reduction costs is
-mostly the memory it passes through.
+The engine's drivers add each played row to the per-deal sums as they play (simkit.tally);
+`fold` turns the sums into moments, compiled. A chunk's memory is reused from chunk to chunk
+and its per-deal sums are int32 where they fit: what the reduction costs is mostly the memory
+it passes through.
 """
 
 from dataclasses import dataclass
@@ -27,50 +27,6 @@ import numba as nb
 import numpy as np
 
 BLOCKS = 64  # fold's partial sums: a fixed split of the deal slots (integers: any split gives the same sums)
-
-
-@nb.njit(cache=True)
-def accumulate(x, deal, group, sums):
-    """Add rows to the per-deal sums: x[r, seat, m] is measure m of `seat` in row r (a hand, a
-    round), deal[r] the row's deal slot, group[k, seat] the seat's group in grouping k (-1: none);
-    sums[d, g, m] is group g's sum of measure m in deal slot d (a deal's sums side by side)."""
-    rows, seats, measures = x.shape
-    for r in range(rows):
-        _add_row(x, r, deal[r], group, sums, seats, measures)
-
-
-@nb.njit(parallel=True, cache=True)
-def accumulate_deals(x, group, sums):
-    """`accumulate` where row r is deal slot r (one row per deal): the rows are independent, so
-    they are added on all threads."""
-    rows, seats, measures = x.shape
-    for r in nb.prange(rows):
-        _add_row(x, r, r, group, sums, seats, measures)
-
-
-@nb.njit(parallel=True, cache=True)
-def add_replay(seat, table, group, seat_sums, table_sums, side, main):
-    """One engine call's rows, one per deal slot, in one pass on all threads: the seat rows into
-    seat_sums (as `accumulate_deals`); then the replay's head to head (as `beats`) into the table
-    row's last two measures, and the table rows into table_sums (group 0)."""
-    one = np.zeros((1, 1), np.int64)
-    rows, seats, measures = seat.shape
-    width = table.shape[2]
-    for r in nb.prange(rows):
-        _add_row(seat, r, r, group, seat_sums, seats, measures)
-        table[r, 0, width - 2] = 1
-        table[r, 0, width - 1] = _beat(seat, r, side, main)
-        _add_row(table, r, r, one, table_sums, 1, width)
-
-
-@nb.njit(inline="always", cache=True)
-def _add_row(x, r, d, group, sums, seats, measures):
-    for k in range(group.shape[0]):
-        for s in range(seats):
-            g = group[k, s]
-            if g >= 0:
-                for m in range(measures):
-                    sums[d, g, m] += x[r, s, m]
 
 
 @nb.njit(parallel=True, cache=True)
@@ -109,52 +65,6 @@ def fold(sums, first, second, present, total, products, pool_from, pooled, pool_
             total[j] += b_total[part, j]
         for q in range(asked):
             products[q] += b_products[part, q]
-
-
-@nb.njit(parallel=True, cache=True)
-def beats(x, side, main, out):
-    """For one row per deal: out[r, 0, 0] = 1 and out[r, 0, 1] = `_beat` of row r."""
-    for r in nb.prange(x.shape[0]):
-        out[r, 0, 0] = 1
-        out[r, 0, 1] = _beat(x, r, side, main)
-
-
-@nb.njit(inline="always", cache=True)
-def _beat(x, r, side, main):
-    """Between the seats of side 0 and side 1 (side[s], -1: neither) in row r: 2 if side 0's
-    mean of measure `main` (per row, measure 0) is the lower, 1 if equal, 0 if higher (or a side
-    is empty). Head to head over a whole table of two strategies."""
-    sa = ca = sb = cb = 0
-    for s in range(x.shape[1]):
-        if side[s] == 0:
-            sa += x[r, s, main]
-            ca += x[r, s, 0]
-        elif side[s] == 1:
-            sb += x[r, s, main]
-            cb += x[r, s, 0]
-    if ca > 0 and cb > 0:
-        return 2 if sa * cb < sb * ca else (1 if sa * cb == sb * ca else 0)
-    return 0
-
-
-@nb.njit(cache=True)
-def count_values(x, m, keep, group, low, hist):
-    """hist[g, v] += 1 for every row r and seat s with x[r, s, 0] > 0 and keep[r] (an empty
-    `keep`: every row), where g = group[s] and v = x[r, s, m], if low <= v < hist.shape[1].
-    Returns 0, or, when some v was too large to count, the width it needs."""
-    every = keep.shape[0] == 0
-    width = hist.shape[1]
-    top = -1
-    for r in range(x.shape[0]):
-        if every or keep[r]:
-            for s in range(x.shape[1]):
-                if x[r, s, 0] > 0:
-                    v = x[r, s, m]
-                    if v >= width:
-                        top = max(top, v)
-                    elif v >= low:
-                        hist[group[s], v] += 1
-    return top + 1 if top >= 0 else 0
 
 
 @dataclass
@@ -204,7 +114,7 @@ def buffer(shape: tuple[int, ...], pool: dict | None = None, name: str = "", zer
     return out
 
 
-ROW = np.int32  # a row's measures are small integers: half the bytes of int64 to write and read
+ROW = np.int32  # a deal's sums are small integers: half the bytes of int64 to write and read
 
 
 def _all_pairs(measures: int) -> np.ndarray:
@@ -217,17 +127,21 @@ class Counts:
     def __init__(self, groups: int, width: int = 256):
         self.counts = np.zeros((groups, width), np.int64)
 
-    def add(self, x: np.ndarray, m: int, group: np.ndarray, keep: np.ndarray | None = None) -> None:
-        """Count measure m of the rows of x (as `count_values`), seat s into group[s]."""
-        keep = np.zeros(0, np.bool_) if keep is None else np.ascontiguousarray(keep, np.bool_)
-        group = np.ascontiguousarray(group, np.int64)
-        need = count_values(x, m, keep, group, 0, self.counts)
-        if need:  # the values that did not fit, counted in a wider array
-            width = self.counts.shape[1]
-            wider = np.zeros((len(self.counts), max(need, 2 * width)), np.int64)
-            wider[:, :width] = self.counts
+    @property
+    def width(self) -> int:
+        return self.counts.shape[1]
+
+    def widen(self, width: int) -> None:
+        """Room for values below `width` (at least double the width: few widenings)."""
+        if width > self.width:
+            wider = np.zeros((len(self.counts), max(width, 2 * self.width)), np.int64)
+            wider[:, :self.width] = self.counts
             self.counts = wider
-            count_values(x, m, keep, group, width, self.counts)
+
+    def add(self, counts: np.ndarray, groups: list[int]) -> None:
+        """counts[i, v] into group groups[i]."""
+        self.widen(counts.shape[1])
+        self.counts[groups, :counts.shape[1]] += counts
 
     def by_group(self) -> dict[int, np.ndarray]:
         """The groups that counted anything: their counts by value."""
@@ -247,20 +161,6 @@ class Scratch:
         self._pool, self._clean = pool, ("clean", name, shape, np.dtype(dtype).str)
         clean = pool.pop(self._clean, False) if pool is not None else True
         self.sums = buffer(shape, pool, name, zero=not clean, dtype=dtype)
-
-    def add(self, x: np.ndarray, deal: np.ndarray | None, group: np.ndarray) -> None:
-        """Rows x[row, seat, measure] of deal slots deal[row] (None: row r is deal slot r);
-        group[grouping, seat] as in `accumulate`."""
-        group = np.ascontiguousarray(group, np.int64)
-        if deal is None:
-            accumulate_deals(x, group, self.sums)
-        else:
-            accumulate(x, np.ascontiguousarray(deal, np.int64), group, self.sums)
-
-    def add_replay(self, seat: np.ndarray, table: np.ndarray, group: np.ndarray, tables: "Scratch",
-                   side: np.ndarray, main: int) -> None:
-        """One row per deal slot: seat rows here, table rows (their head to head filled in) into `tables`."""
-        add_replay(seat, table, np.ascontiguousarray(group, np.int64), self.sums, tables.sums, side, main)
 
     def moments(self, pairs: np.ndarray | None = None, want: np.ndarray | None = None,
                 pooled: "Scratch | None" = None, into: dict[int, int] | None = None) -> Moments:

@@ -110,13 +110,20 @@ def test_strategies_lists_the_builtins(run):
 
 def test_bench_reports_both_engines(run):
     code, out, _ = run("bench", "--hands", "2000", "--reference-hands", "5", "--players", "4",
-                       "--strategy-hands", "2000", "--runner-hands", "3000",
+                       "--strategy-hands", "2000", "--runner-hands", "12000",
                        "--rounds", "2000", "--reference-rounds", "2")
     assert code == 0
     assert "engine ready in" in out and "fast/reference" in out and "1 thread" in out
     assert "% tricks/s" in out and "hoard" in out and "compose" in out
     assert "quick, 12,000 hands (3,000 deals x 4 replays)" in out and "runner overhead" in out
-    assert out.index("runner overhead") < out.index("Ezelen rounds/s")  # both games by default, Ezelen last
+    assert out.index("Ezelen rounds/s") < out.index("runner overhead")  # both games by default, then the runner
+
+
+def test_bench_measures_the_runner_alone_for_any_game(run):
+    code, out, _ = run("bench", "--runner-only", "--runner-spec", "experiments/ezelen-attention.toml",
+                       "--runner-hands", "6000")
+    assert code == 0 and "fast/reference" not in out and "Ezelen rounds/s" not in out
+    assert "ezelen-attention, 6,000 rounds (100 deals x 60 replays)" in out and "runner overhead" in out
 
 
 def test_the_console_script_is_installed():

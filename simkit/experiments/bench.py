@@ -1,9 +1,9 @@
 """How much the runner adds to the engine: the same deals of a spec, played by the engine alone
 (arrays in memory, every cell and rotation of a chunk in one call each, nothing kept) and by the
-runner (reduction to statistics, chunk files, stats.parquet, meta.json), medians of five; and,
-optionally, the runner on local Dask clusters of 1 and 2 worker processes."""
+runner (the engine adding every deal to the statistics as it plays, chunk files, stats.parquet,
+meta.json), in pairs; and, optionally, the runner on local Dask clusters of 1 and 2 worker
+processes."""
 
-import json
 import statistics
 import tempfile
 import time
@@ -12,59 +12,75 @@ from pathlib import Path
 
 from simkit.experiments import games
 from simkit.experiments.chunks import rotated
-from simkit.experiments.runner import plan, replays, write_results
+from simkit.experiments.runner import Chunk, plan, replays, write_results
 from simkit.experiments.spec import Spec
 
 
-def _engine(spec: Spec, hands: int) -> float:
-    """The run's engine calls alone: every chunk, cell and rotation, the arrays dropped."""
+def _engine(spec: Spec, chunk: Chunk) -> float:
+    """A chunk's engine calls alone: every cell and rotation, the arrays dropped."""
     game = games.get(spec.game)
     start = time.perf_counter()
-    for chunk in plan(spec, hands):
-        for cell in spec.cells():
-            for r in range(cell.rotations(spec.seating)):
-                seats = game.seats_for(rotated(cell.lineup, r), cell.players)
-                game.play(seats, chunk.hi - chunk.lo, chunk.lo, spec, cell)
+    for cell in spec.cells():
+        for r in range(cell.rotations(spec.seating)):
+            seats = game.seats_for(rotated(cell.lineup, r), cell.players)
+            game.play(seats, chunk.hi - chunk.lo, chunk.lo, spec, cell)
     return time.perf_counter() - start
 
 
-def _runner(spec: Spec, hands: int, workers: int | None = None) -> tuple[float, float]:
-    """The whole run's seconds, and those of its engine calls (from its meta.json)."""
+def _interleaved(spec: Spec, deals: int) -> tuple[float, float]:
+    """One run in which each chunk, once the run has finished it, is played again by the engine
+    alone (in the run's progress callback): the run's own seconds (without those passes), and
+    the engine's alone. Interleaved chunk by chunk, the two meet the same spells of the machine."""
+    chunks = iter(plan(spec, deals))
+    aside = [0.0, 0.0]  # the engine alone; the callback's whole time
+
+    def engine_alone(_: int) -> None:
+        start = time.perf_counter()
+        aside[0] += _engine(spec, next(chunks))
+        aside[1] += time.perf_counter() - start
+
+    with tempfile.TemporaryDirectory(prefix="simkit-bench-") as tmp:
+        start = time.perf_counter()
+        write_results(spec, str(Path(tmp) / "run"), hands=deals, progress=engine_alone)
+        return time.perf_counter() - start - aside[1], aside[0]
+
+
+def _runner(spec: Spec, hands: int, workers: int | None = None) -> float:
+    """The whole run's seconds."""
     with tempfile.TemporaryDirectory(prefix="simkit-bench-") as tmp:
         start = time.perf_counter()
         write_results(spec, str(Path(tmp) / "run"), hands=hands, workers=workers)
-        elapsed = time.perf_counter() - start
-        return elapsed, json.loads((Path(tmp) / "run" / "meta.json").read_text())["engine_s"]
+        return time.perf_counter() - start
 
 
 def runner_bench(spec: Spec, hands: int, echo: Callable[[str], None] = print, repeats: int = 5,
                  dask_workers: tuple[int, ...] = ()) -> float:
-    """Print and return the runner's overhead over the engine (a fraction): the median run over
-    the median engine alone; and, less exposed to how fast the machine happens to be at the
-    moment, the median share of a run's time spent outside its engine calls."""
-    _engine(spec, 1000), _runner(spec, 1000)  # compiled, warm
-    engine, runner, outside = [], [], []
-    for _ in range(repeats):  # interleaved, so that a slow spell of the machine hits both
-        engine.append(_engine(spec, hands))
-        wall, inside = _runner(spec, hands)
-        runner.append(wall)
-        outside.append((wall - inside) / inside)
-    total = hands * replays(spec)
-    e, r = statistics.median(engine), statistics.median(runner)
+    """Print and return the runner's overhead over the engine (a fraction) for about `hands`
+    hands (whole deals, each played in every cell and rotation): the median over `repeats` runs
+    of the run's time over the engine's alone on the same chunks, interleaved chunk by chunk
+    (how fast this machine is drifts from one minute to the next by more than the overhead)."""
+    deals = max(1, hands // replays(spec))
+    _interleaved(spec, min(deals, 1000))  # compiled, warm
+    runs, engines = zip(*(_interleaved(spec, deals) for _ in range(repeats)))
+    ratios = sorted(r / e for r, e in zip(runs, engines))
+    total = deals * replays(spec)
+    e, r = statistics.median(engines), statistics.median(runs)
     unit = "rounds" if spec.game == "ezelen" and spec.match["mode"] == "single" else (
         "matches" if spec.match["mode"] != "single" else "hands")
-    echo(f"runner: {spec.name}, {total:,} {unit} ({hands:,} deals x {replays(spec)} replays), median of {repeats}")
-    echo(f"  engine alone      {e:7.3f} s   {total / e:12,.0f} {unit}/s")
-    echo(f"  simkit run        {r:7.3f} s   {total / r:12,.0f} {unit}/s   (statistics, chunk files, stats.parquet)")
-    echo(f"  runner overhead   {100 * (r / e - 1):+6.1f}%   (run / engine alone; "
-         f"outside its engine calls a run spends {100 * statistics.median(outside):+.1f}% of their time)")
+    echo(f"runner: {spec.name}, {total:,} {unit} ({deals:,} deals x {replays(spec)} replays), {repeats} runs")
+    echo(f"  engine alone      {e:7.3f} s   {total / e:12,.0f} {unit}/s   (median)")
+    echo(f"  simkit run        {r:7.3f} s   {total / r:12,.0f} {unit}/s   (median; statistics, chunk files, "
+         "stats.parquet, meta.json)")
+    overhead = statistics.median(ratios) - 1
+    echo(f"  runner overhead   {100 * overhead:+6.1f}%   (median of the runs' run / engine alone on the same "
+         f"chunks, interleaved; the runs range {100 * (ratios[0] - 1):+.1f}% .. {100 * (ratios[-1] - 1):+.1f}%)")
     for k in dask_workers:
-        d, _ = _runner(spec, hands, workers=k)  # start-up included, as a user meets it
-        warm = _on_warm_cluster(spec, hands, k)
+        d = _runner(spec, deals, workers=k)  # start-up included, as a user meets it
+        warm = _on_warm_cluster(spec, deals, k)
         echo(f"  dask, {k} worker{'s' if k > 1 else ' '} {d:7.3f} s   {total / d:12,.0f} {unit}/s   "
              f"(a local cluster of one-thread processes, started and stopped); on a cluster already up and "
              f"warm {warm:.3f} s, {total / warm:,.0f} {unit}/s")
-    return r / e - 1
+    return overhead
 
 
 def _on_warm_cluster(spec: Spec, hands: int, workers: int) -> float:

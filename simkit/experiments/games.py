@@ -34,19 +34,6 @@ class Measures:
     many_rows: bool = False            # a deal holds many rows (an Ezelen match's rounds)
 
 
-@dataclass
-class StatRows:
-    """A replay's rows for the statistics (simkit.moments.ROW integers): seat rows [rows, seat,
-    measure], table rows [rows, 1, measure]; `deal`, each row's deal slot (None: row d is deal
-    slot d); `ends`, a further seat row per deal slot (an Ezelen match's outcome)."""
-
-    seat: np.ndarray
-    table: np.ndarray
-    deal: np.ndarray | None = None
-    ends: np.ndarray | None = None
-
-
-WIN_SCALE = 27720  # lcm(1..12): a match win shared by k <= 12 players is WIN_SCALE / k
 REPLAY = ("replays", "beats2")  # table measures of every deal's replay (the runner's): a count, and
 #                                 2 x (a beats b) + (a ties b)
 
@@ -58,7 +45,7 @@ class Game:
     check_rules: Callable[[dict], dict]
     seats_for: Callable[[list[str], int], list]
     match_modes: tuple[str, ...]       # the spec's [match] modes; "single" (one deal per row group) first
-    play: Callable[..., dict]          # (seats, count, first, spec, cell) -> the engine's arrays, as played
+    play: Callable[..., dict]          # (seats, count, first, spec, cell, tally, rows) -> the engine's arrays
     measured: Callable[[dict, int, int], pa.Table]  # (played, players, first) -> a row per deal and seat
     deal: str                          # the name of a deal: "hand", "round"
     default_baseline: str
@@ -68,17 +55,19 @@ class Game:
     check_model: Callable[..., dict] | None = None  # (values, players, where) -> the spec's `model` table, checked
     meta: Callable[..., dict] | None = None                           # (spec) -> more for meta.json
     measures: Callable[[str], Measures] | None = None  # (match mode) -> what the statistics count
-    stat_rows: Callable[..., StatRows] | None = None  # (played, players, buffer pool) -> rows
 
 
-def _play_whos_the_ass(seats: list, count: int, first: int, spec, cell) -> dict[str, np.ndarray]:
+def _play_whos_the_ass(seats: list, count: int, first: int, spec, cell, tally: tuple | None = None,
+                       rows: bool = False) -> dict[str, np.ndarray]:
+    """Deals first..first+count-1 (hands, or matches), added to `tally` if given; the engine's
+    arrays (every hand's or match's: the rows need nothing more)."""
     from simkit.whos_the_ass import batch
 
     if spec.match["mode"] == "single":
-        res = batch.play(seats, count, spec.seed, spec.rules, first=first)
+        res = batch.play(seats, count, spec.seed, spec.rules, first=first, tally=tally)
         return {"penalties": res.penalties, "ass_end": res.ass_end, "tricks": res.tricks}
     res = batch.matches(seats, count, spec.seed, spec.rules, hands=spec.match.get("hands", 0),
-                        threshold=spec.match.get("threshold", 0), first=first)
+                        threshold=spec.match.get("threshold", 0), first=first, tally=tally)
     return {"totals": res.totals, "wins": res.win_shares(), "hands": res.hands}
 
 
@@ -92,35 +81,12 @@ def _rows_whos_the_ass(played: dict[str, np.ndarray], n: int, first: int) -> pa.
 
 
 def _measures_whos_the_ass(mode: str) -> Measures:
+    from simkit.whos_the_ass.measures import MATCH_SEAT, MATCH_TABLE, SEAT, TABLE, WIN_SCALE
+
     if mode == "single":
-        from simkit.whos_the_ass.measures import SEAT, TABLE
-
-        return Measures(SEAT, TABLE, "penalty",
-                        seat_histogram="penalty", table_histogram="tricks")
-    return Measures(("rows", "total", "win"), ("rows", "hands"), "total", seat_histogram="total",
-                    table_histogram="hands", scale={"win": WIN_SCALE})
-
-
-def _stat_rows_whos_the_ass(played: dict[str, np.ndarray], n: int, pool: dict | None = None) -> StatRows:
-    """A seat row per hand and seat, a table row per hand: one per deal. The table rows leave
-    room for the runner's replay measures."""
-    from simkit.moments import ROW, buffer
-
-    if "penalties" in played:
-        from simkit.whos_the_ass.measures import SEAT, TABLE, hand_rows
-
-        p = played["penalties"]
-        seat = buffer(p.shape + (len(SEAT),), pool, "seat", zero=False, dtype=ROW)
-        table = buffer((len(p), 1, len(TABLE) + len(REPLAY)), pool, "table", zero=False, dtype=ROW)
-        hand_rows(p, played["ass_end"], played["tricks"], seat, table)
-    else:
-        totals = played["totals"]
-        seat = buffer(totals.shape + (3,), pool, "seat", zero=False, dtype=ROW)
-        seat[:, :, 0], seat[:, :, 1] = 1, totals
-        seat[:, :, 2] = np.rint(played["wins"] * WIN_SCALE)
-        table = buffer((len(totals), 1, 2 + len(REPLAY)), pool, "table", zero=False, dtype=ROW)
-        table[:, 0, 0], table[:, 0, 1] = 1, played["hands"]
-    return StatRows(seat, table)
+        return Measures(SEAT, TABLE, "penalty", seat_histogram="penalty", table_histogram="tricks")
+    return Measures(MATCH_SEAT, MATCH_TABLE, "total", seat_histogram="total", table_histogram="hands",
+                    scale={"win": WIN_SCALE})
 
 
 def _whos_the_ass() -> Game:
@@ -128,8 +94,7 @@ def _whos_the_ass() -> Game:
     from simkit.whos_the_ass.strategy import seats_for
 
     return Game(GAME, check_players, check_rules, seats_for, ("single", "hands", "threshold"), _play_whos_the_ass,
-                _rows_whos_the_ass, "hand", "lowest", measures=_measures_whos_the_ass,
-                stat_rows=_stat_rows_whos_the_ass)
+                _rows_whos_the_ass, "hand", "lowest", measures=_measures_whos_the_ass)
 
 
 def _ezelen_model(spec, cell, seats: list) -> dict:
@@ -167,15 +132,23 @@ def _ezelen_seat_config(spec, cell, seats: list) -> dict[str, list[float]]:
     return {name: [float(matrix[s, p[0]]) for s in range(len(seats))] for name, p in PARAMETERS.items()}
 
 
-def _play_ezelen(seats: list, count: int, first: int, spec, cell) -> dict[str, np.ndarray]:
+def _play_ezelen(seats: list, count: int, first: int, spec, cell, tally: tuple | None = None,
+                 rows: bool = False) -> dict[str, np.ndarray]:
+    """Deals first..first+count-1 (rounds, or matches), added to `tally` if given; the engine's
+    arrays: every round's, and of matches only their ends unless `rows` asks for every round
+    (the matches are then played twice, first to count their rounds)."""
     from simkit.ezelen import batch
 
     model = _ezelen_model(spec, cell, seats)
     if spec.match["mode"] == "single":
-        res = batch.play(seats, count, spec.seed, spec.rules, model, first=first)
+        res = batch.play(seats, count, spec.seed, spec.rules, model, first=first, tally=tally)
         extra = {}
+    elif not rows:
+        res = batch.matches(seats, count, spec.seed, spec.rules, model, first=first, tally=tally)
+        return {"donkey": res.donkey, "letters": res.letters, "rounds": res.rounds}
     else:
-        matches, res, offsets = batch.match_rounds(seats, count, spec.seed, spec.rules, model, first=first)
+        matches, res, offsets = batch.match_rounds(seats, count, spec.seed, spec.rules, model, first=first,
+                                                   tally=tally)
         extra = {"offsets": offsets, "donkey": matches.donkey, "letters": matches.letters}
     return {"loser": res.loser, "reason": res.reason, "turns": res.turns, "first_signal": res.first_signal, **extra}
 
@@ -203,34 +176,10 @@ def _rows_ezelen(played: dict[str, np.ndarray], n: int, first: int) -> pa.Table:
 
 
 def _measures_ezelen(mode: str) -> Measures:
-    from simkit.ezelen.measures import SEAT, TABLE
+    from simkit.ezelen.measures import MATCH_SEAT, SEAT, TABLE
 
-    seat = SEAT + (("matches", "donkey", "letters") if mode == "ezel" else ())
-    return Measures(seat, TABLE, "lost", table_histogram="first_signal", many_rows=mode == "ezel")
-
-
-def _stat_rows_ezelen(played: dict[str, np.ndarray], n: int, pool: dict | None = None) -> StatRows:
-    """Seat and table rows per round; for matches, each round's match (its deal slot) and a seat
-    row per match and seat (matches, donkey, letters)."""
-    from simkit.ezelen.measures import SEAT, TABLE, round_rows
-    from simkit.moments import ROW, buffer
-
-    rounds = len(played["loser"])
-    match = "offsets" in played
-    width = len(SEAT) + (3 if match else 0)
-    pool = None if match else pool  # a match chunk's rounds vary in number: no buffer of that shape comes again
-    seat = buffer((rounds, n, width), pool, "seat", zero=match, dtype=ROW)
-    table = buffer((rounds, 1, len(TABLE) + len(REPLAY)), pool, "table", zero=match, dtype=ROW)
-    round_rows(played["loser"], played["reason"], played["first_signal"], played["turns"], seat, table)
-    if not match:
-        return StatRows(seat, table)
-    offsets = played["offsets"]
-    matches = len(offsets) - 1
-    ends = np.zeros((matches, n, width), ROW)
-    ends[:, :, len(SEAT)] = 1
-    ends[:, :, len(SEAT) + 1] = played["donkey"][:, None] == np.arange(n)
-    ends[:, :, len(SEAT) + 2] = played["letters"]
-    return StatRows(seat, table, np.repeat(np.arange(matches), np.diff(offsets)), ends)
+    return Measures(MATCH_SEAT if mode == "ezel" else SEAT, TABLE, "lost", table_histogram="first_signal",
+                    many_rows=mode == "ezel")
 
 
 def _ezelen() -> Game:
@@ -243,7 +192,7 @@ def _ezelen() -> Game:
                 extra_keys=("model",), model_names=_ezelen_names(), seat_config=_ezelen_seat_config,
                 check_model=lambda values, players, where="key 'model'": check_values(values, players, where),
                 meta=lambda spec: {"model": {"defaults": DEFAULT_MODEL, "overrides": spec.model}},
-                measures=_measures_ezelen, stat_rows=_stat_rows_ezelen)
+                measures=_measures_ezelen)
 
 
 _GAMES: dict[str, Callable[[], Game]] = {"whos-the-ass": _whos_the_ass, "ezelen": _ezelen}

@@ -31,11 +31,13 @@ from simkit.experiments import games
 from simkit.experiments.chunks import rotated, seat_labels
 from simkit.experiments.spec import Spec
 from simkit.files import atomic_path
-from simkit.moments import ROW, Counts, Moments, Scratch, beats, buffer
+from simkit.moments import ROW, Counts, Moments, Scratch
 from simkit.plugins import load_strategy_file
+from simkit.tally import Tally
 
 REPLAY = games.REPLAY
-_POOL: dict = {}  # scratch memory reused from chunk to chunk in this process (see simkit.moments.buffer)
+_POOL: dict = {}  # scratch memory reused from chunk to chunk in this process (see simkit.moments.buffer),
+#                   and the histograms' widths (a value beyond them costs a replay of its engine call)
 FORMAT = 1
 
 
@@ -131,11 +133,12 @@ def wanted(names: tuple[str, ...], ratios: list[tuple[str, str]]) -> np.ndarray:
 
 def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] = (),
                  on_play=None, warm_up: bool = False, clock: list[float] | None = None) -> Statistics:
-    """Play deals lo..hi-1 in every cell and rotation and reduce them to statistics. A pure
-    function of its arguments (a Dask worker runs it too); `on_play(cell, rotation, played)` sees
-    each engine call's arrays (the rows, when asked for, are made from them). `warm_up` plays
-    only the first cell's first rotation: enough to compile (or load) everything. `clock[0]`, if
-    given, gains the seconds spent in the engine's calls (the rest is the reduction's)."""
+    """Play deals lo..hi-1 in every cell and rotation and reduce them to statistics: the engine
+    adds every deal to a tally as it plays it (simkit.tally). A pure function of its arguments (a
+    Dask worker runs it too); `on_play(cell, rotation, played)` sees each engine call's arrays
+    (the rows, when asked for, are made from them). `warm_up` plays only the first cell's first
+    rotation: enough to compile (or load) everything. `clock[0]`, if given, gains the seconds
+    spent in the engine's calls."""
     for path in strategy_files:  # a Dask worker has not seen the user's files yet
         load_strategy_file(path)
     game = games.get(spec.game)
@@ -143,7 +146,6 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
     index = lay.index()
     deals = hi - lo
     ms, mt = len(lay.seat_measures), len(lay.table_measures)
-    main = lay.seat_measures.index(lay.measures.main)
     seat_want = wanted(lay.seat_measures, [(lay.measures.main, lay.measures.per)])
     table_want = wanted(lay.table_measures, [("first_signal", "signalled")])
     seat = Moments.zeros(len(lay.groups), ms, len(lay.pairs))
@@ -153,10 +155,9 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
     # a deal's sums fit in int32 (half the memory to pass through) unless it holds many rows
     dtype = np.int64 if lay.measures.many_rows else ROW
     pooled = Scratch(len(pooled_ids), deals, ms, pool, "pooled", dtype) if pooled_ids else None
-    seat_hist, table_hist = Counts(len(lay.groups)), Counts(len(lay.cells))
-    seat_hm = lay.seat_measures.index(lay.measures.seat_histogram) if lay.measures.seat_histogram else None
-    table_hm = lay.table_measures.index(lay.measures.table_histogram) if lay.measures.table_histogram else None
-    one = np.zeros((1, 1), np.int64)
+    seat_hist = Counts(len(lay.groups), pool.get(("width", "seat"), 256))
+    table_hist = Counts(len(lay.cells), pool.get(("width", "table"), 256))
+    plan = _plan(lay)
     for ci, cell in enumerate(spec.cells()[:1] if warm_up else spec.cells()):
         n = cell.players
         own = [i for i, g in enumerate(lay.groups) if g[1] == ci]  # this cell's groups, local ids 0..
@@ -168,28 +169,30 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
         for r in range(1 if warm_up else cell.rotations(spec.seating)):
             seated = rotated(tuple(names), r)
             seats = game.seats_for(rotated(cell.lineup, r), n)
+            strategy = [index[("strategy", ci, n, name)] for name in seated]
+            group = np.array([[local[g] for g in strategy], [local[index[("seat", ci, n, str(s))]] for s in range(n)]])
+
+            def tally(sums: bool = True) -> Tally:
+                return Tally(group, scratch.sums, tables.sums, _sides(seated, distinct), **plan,
+                             histogram_group=np.array([distinct.index(name) for name in seated]),
+                             widths=(seat_hist.width, table_hist.width), sums=sums)
+
+            counted = tally()
             started = time.perf_counter()
-            played = game.play(seats, deals, lo, spec, cell)
+            played = game.play(seats, deals, lo, spec, cell, tally=counted.arrays, rows=on_play is not None)
             if clock is not None:
                 clock[0] += time.perf_counter() - started
             if on_play is not None:
                 on_play(ci, r, played)
-            rows = game.stat_rows(played, n, pool)
-            strategy = [index[("strategy", ci, n, name)] for name in seated]
-            group = np.array([[local[g] for g in strategy], [local[index[("seat", ci, n, str(s))]] for s in range(n)]])
-            if rows.deal is None:  # a row per deal: all in one pass, the replay's measures beside the game's
-                scratch.add_replay(rows.seat, rows.table, group, tables, _sides(seated, distinct), main)
-            else:  # a match's rounds, its outcome, and the replay's measures in a row of their own
-                scratch.add(rows.seat, rows.deal, group)
-                scratch.add(rows.ends, None, group)
-                tables.add(rows.table, rows.deal, one)
-                extra = buffer((deals, 1, mt), pool, "replay", dtype=ROW)
-                extra[:, :, mt - 2:] = _replays(rows, deals, seated, distinct, main)
-                tables.add(extra, None, one)
-            if seat_hm is not None and len(rows.seat):
-                seat_hist.add(rows.seat, seat_hm, np.array(strategy))
-            if table_hm is not None and len(rows.table):
-                table_hist.add(rows.table, table_hm, np.array([ci]), _signalled(rows.table, lay.measures))
+            seat_need, table_need = counted.overflow()
+            if seat_need or table_need:  # a value beyond a histogram: the same deals again, counted wide enough
+                seat_hist.widen(seat_need)
+                table_hist.widen(table_need)
+                pool[("width", "seat")], pool[("width", "table")] = seat_hist.width, table_hist.width
+                counted = tally(sums=False)
+                game.play(seats, deals, lo, spec, cell, tally=counted.arrays)
+            seat_hist.add(counted.seat_counts.sum(axis=0), [index[("strategy", ci, n, name)] for name in distinct])
+            table_hist.add(counted.table_counts.sum(axis=0)[None], [ci])
         # a deal's sums over the cells of its player count: the cells' added up, as they are folded
         into = {local[index[("strategy", ci, n, name)]]: pooled_ids.index(index[("pooled", -1, n, name)])
                 for name in distinct if ("pooled", -1, n, name) in index}
@@ -204,6 +207,17 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
     return Statistics(lay, seat, table, seat_hist.by_group(), table_hist.by_group())
 
 
+def _plan(lay: Layout) -> dict:
+    """Which measures a tally compares and counts (simkit.tally.Tally's arguments)."""
+    m = lay.measures
+    table = lay.table_measures
+    return {"main": lay.seat_measures.index(m.main),
+            "seat_histogram": lay.seat_measures.index(m.seat_histogram) if m.seat_histogram else None,
+            "table_histogram": table.index(m.table_histogram) if m.table_histogram else None,
+            # Ezelen's first signal is counted only where there was one
+            "table_keep": table.index("signalled") if m.table_histogram == "first_signal" else None}
+
+
 def _place_pairs(seat: Moments, part: Moments, half: list[tuple[int, int]], lay: Layout, ci: int) -> None:
     """A cell's cross moments, computed for its pairs (g, b) with g < b only: every strategy of a
     cell sits at every one of its deals, so the pair (b, g) has the transposed ones."""
@@ -216,26 +230,6 @@ def _place_pairs(seat: Moments, part: Moments, half: list[tuple[int, int]], lay:
 def _sides(seated: list[str], distinct: list[str]) -> np.ndarray:
     """Each seat's side in a head to head (a table of two strategies): 0, 1; otherwise -1."""
     return np.array([distinct.index(label) if len(distinct) == 2 else -1 for label in seated], np.int64)
-
-
-def _replays(rows: games.StatRows, deals: int, seated: list[str], distinct: list[str], main: int) -> np.ndarray:
-    """Per deal of a replay with several rows per deal (an Ezelen match's rounds), [replays,
-    beats2]: 1, and for a table of two strategies a, b, 2 if a's seats have the lower mean of the
-    main measure on this deal, 1 if equal (the deal's sums first)."""
-    out = np.zeros((deals, 1, 2), np.int64)
-    per_deal = np.zeros((deals, len(seated), 2), np.int64)
-    for m, k in ((0, 0), (1, main)):
-        for s in range(len(seated)):
-            per_deal[:, s, m] = np.bincount(rows.deal, rows.seat[:, s, k], deals)
-    beats(per_deal, _sides(seated, distinct), 1, out)
-    return out
-
-
-def _signalled(table_x, measures: games.Measures):
-    """Rows whose table histogram counts: Ezelen's first signal only where there was one."""
-    if measures.table_histogram == "first_signal":
-        return table_x[:, 0, measures.table.index("signalled")] > 0
-    return None
 
 
 # --- files ----------------------------------------------------------------------------------

@@ -9,10 +9,9 @@ seat or {name: [one number per seat]}, on top of the defaults and each strategy'
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, fields
 
-import numba as nb
 import numpy as np
 
-from simkit.blocks import spans
+from simkit.blocks import blocks_for, spans
 from simkit.errors import IllegalMove, SimkitError
 from simkit.ezelen.driver import NO_ERROR, play_logged, play_matches, play_rounds
 from simkit.ezelen.engine import ERR_WIDTH, LOSER, OUTCOME_SIZE, STATE_WIDTH
@@ -30,6 +29,7 @@ from simkit.ezelen.rules import (
 from simkit.ezelen.strategy import Seat, lineup_arrays
 from simkit.ezelen.trace import round_record
 from simkit.rng import check_seed, py_hand_state, py_match_seed
+from simkit.tally import Tally, slots
 
 DEFAULT_MAX_ROUNDS = 100_000  # a match that has not made a donkey by then stops unfinished
 
@@ -94,66 +94,74 @@ def _engine_args(run: _Setup) -> tuple:
 
 
 def play(seats: list[Seat], rounds: int, seed: int, rules: dict | None = None, model: dict | None = None,
-         first: int = 0, chunks: int = 1, progress: Callable[[int], None] | None = None) -> RoundResults:
+         first: int = 0, chunks: int = 1, progress: Callable[[int], None] | None = None,
+         tally: tuple | None = None) -> RoundResults:
     """Single rounds (round 0 of matches first..first+rounds-1) on all threads; identical for any
-    `chunks`."""
+    `chunks`. With a `tally` (simkit.tally; its deal slots 0..rounds-1), each round is added to it
+    as it is played."""
     run = _setup(seats, seed, rules, model)
     if rounds <= 0:
         raise SimkitError(f"rounds must be positive, got {rounds}")
     out = _round_results(rounds)
-    blocks = 4 * nb.get_num_threads()
+    tally = Tally.off() if tally is None else tally
     for lo, hi in spans(rounds, chunks, progress):
         errs = play_rounds(*_engine_args(run), np.uint64(run.seed), first + lo, out.loser[lo:hi],
-                           out.reason[lo:hi], out.turns[lo:hi], out.first_signal[lo:hi], min(blocks, hi - lo))
+                           out.reason[lo:hi], out.turns[lo:hi], out.first_signal[lo:hi], blocks_for(hi - lo),
+                           slots(tally, lo, hi))
         _check_errors(seats, errs)
     return out
 
 
 def matches(seats: list[Seat], count: int, seed: int, rules: dict | None = None, model: dict | None = None,
             first: int = 0, max_rounds: int = DEFAULT_MAX_ROUNDS, chunks: int = 1,
-            progress: Callable[[int], None] | None = None) -> MatchResults:
+            progress: Callable[[int], None] | None = None, tally: tuple | None = None) -> MatchResults:
     """Z7: `count` matches, each dealt round after round until somebody has four letters;
-    identical for any `chunks`."""
+    identical for any `chunks`. With a `tally` (simkit.tally, wide; its deal slots 0..count-1),
+    each match is added to it, round by round, as it is played."""
     if count <= 0:
         raise SimkitError(f"matches must be positive, got {count}")
-    parts = [_matches(seats, hi - lo, seed, rules, model, first + lo, max_rounds, record=False)[0]
+    tally = Tally.off(wide=True) if tally is None else tally
+    parts = [_matches(seats, hi - lo, seed, rules, model, first + lo, max_rounds, record=False,
+                      tally=slots(tally, lo, hi))[0]
              for lo, hi in spans(count, chunks, progress)]
     return parts[0] if len(parts) == 1 else MatchResults(
         *(np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(MatchResults)))
 
 
 def match_rounds(seats: list[Seat], count: int, seed: int, rules: dict | None = None, model: dict | None = None,
-                 first: int = 0, max_rounds: int = DEFAULT_MAX_ROUNDS) -> tuple[MatchResults, RoundResults, np.ndarray]:
+                 first: int = 0, max_rounds: int = DEFAULT_MAX_ROUNDS,
+                 tally: tuple | None = None) -> tuple[MatchResults, RoundResults, np.ndarray]:
     """Matches as `matches`, and every round of them: rows offsets[m]..offsets[m+1]-1 of the
     RoundResults are the rounds of match first + m, in order. The matches are played twice
     (first to count their rounds), the price of knowing every round."""
-    return _matches(seats, count, seed, rules, model, first, max_rounds, record=True)
+    return _matches(seats, count, seed, rules, model, first, max_rounds, record=True,
+                    tally=Tally.off(wide=True) if tally is None else tally)
 
 
-def _matches(seats, count, seed, rules, model, first, max_rounds, record):
+def _matches(seats, count, seed, rules, model, first, max_rounds, record, tally):
     run = _setup(seats, seed, rules, model)
     if count <= 0:
         raise SimkitError(f"matches must be positive, got {count}")
     if max_rounds <= 0:
         raise SimkitError(f"max_rounds must be positive, got {max_rounds}")
     n = len(seats)
-    blocks = min(count, 4 * nb.get_num_threads())
+    blocks = blocks_for(count)
 
-    def play(offsets, per_round):
+    def play(offsets, per_round, tally):
         out = MatchResults(np.zeros(count, np.int8), np.zeros(count, np.int64), np.zeros((count, n), np.int8),
                            np.zeros((count, len(REASONS)), np.int64))
         errs = play_matches(*_engine_args(run), max_rounds, np.uint64(run.seed), first, out.donkey, out.rounds,
                             out.letters, out.reasons, offsets, per_round.loser, per_round.reason, per_round.turns,
-                            per_round.first_signal, blocks)
+                            per_round.first_signal, blocks, tally)
         _check_errors(seats, errs)
         return out
 
-    out = play(np.zeros(0, np.int64), _round_results(0))
+    out = play(np.zeros(0, np.int64), _round_results(0), Tally.off(wide=True) if record else tally)
     if not record:
         return out, None, None
     offsets = np.concatenate([[0], np.cumsum(out.rounds)]).astype(np.int64)
     per_round = _round_results(int(offsets[-1]))
-    play(offsets[:-1].copy(), per_round)
+    play(offsets[:-1].copy(), per_round, tally)
     return out, per_round, offsets
 
 

@@ -23,19 +23,21 @@ from simkit.ezelen.engine import (
     play_round,
     start_round,
 )
+from simkit.ezelen.measures import END, round_rows
 from simkit.ezelen.rules import DONKEY_AT, MAX_PLAYERS, N_VALUES
 from simkit.ezelen.strategy import LINEUP, MEMORY_SIZE
 from simkit.rng import hand_state, match_seed
+from simkit.tally import ROWS, TALLY, TALLY_WIDE, add_rows, buffers, counting
 
 _F2 = nb.float64[:, ::1]
 _ROUNDS_SIG = nb.int64[:, ::1](
     LINEUP, _F2, _F2, nb.int64, nb.float64, nb.int64, nb.uint64, nb.int64,
-    nb.int8[::1], nb.int8[::1], nb.int32[::1], nb.int32[::1], nb.int64,
+    nb.int8[::1], nb.int8[::1], nb.int32[::1], nb.int32[::1], nb.int64, TALLY,
 )
 _MATCHES_SIG = nb.int64[:, ::1](
     LINEUP, _F2, _F2, nb.int64, nb.float64, nb.int64, nb.int64, nb.uint64, nb.int64,
     nb.int8[::1], nb.int64[::1], nb.int8[:, ::1], nb.int64[:, ::1], nb.int64[::1],
-    nb.int8[::1], nb.int8[::1], nb.int32[::1], nb.int32[::1], nb.int64,
+    nb.int8[::1], nb.int8[::1], nb.int32[::1], nb.int32[::1], nb.int64, TALLY_WIDE,
 )
 _LOGGED_SIG = nb.int64(
     LINEUP, _F2, _F2, nb.int64, nb.float64, nb.int64, nb.uint64[::1], nb.boolean, nb.boolean, nb.int64,
@@ -83,26 +85,54 @@ def _rounds_range(strats, params, model, n, beat, max_turns, seed, first, lo, hi
         first_signal[r] = outcome[FIRST_SIGNAL]
 
 
+@nb.njit(cache=True)
+def _tally_rounds(loser, reason, first_signal, turns, n, lo, hi, tally, b):
+    """Block b's rounds lo..hi-1 (deal slots lo..hi-1) into the tally, while they are in the cache."""
+    slot, seat, table, mine = buffers(tally, n)
+    no_letters = np.zeros((0, n), dtype=np.int8)
+    for at in range(lo, hi, ROWS):
+        count = min(ROWS, hi - at)
+        for i in range(count):
+            slot[i] = at + i
+        round_rows(loser, reason, first_signal, turns, no_letters, at, count, slot, seat, table, True)
+        add_rows(tally, b, slot, seat, table, count, mine)
+
+
 @nb.njit(_ROUNDS_SIG, parallel=True, nogil=True, cache=True)
 def play_rounds(strats, params, model, n, beat, max_turns, seed, first, loser, reason, turns, first_signal,
-                blocks):
-    """Play len(turns) single rounds on all threads in `blocks` blocks. Returns an error table, one
-    row per block: (failing round or NO_ERROR, 0, status, seat, turn, value)."""
+                blocks, tally):
+    """Play len(turns) single rounds on all threads in `blocks` blocks; round r is deal slot r of
+    the tally (simkit.tally; empty: none), added block by block. Returns an error table, one row
+    per block: (failing round or NO_ERROR, 0, status, seat, turn, value)."""
     count = turns.shape[0]
     errs = np.full((blocks, ERR_ROW), NO_ERROR, dtype=np.int64)
     for b in nb.prange(blocks):
         lo, hi = block_range(b, blocks, count)
         _rounds_range(strats, params, model, n, beat, max_turns, seed, first, lo, hi, loser, reason, turns,
                       first_signal, errs[b])
+        if counting(tally) and errs[b, 0] == NO_ERROR:
+            _tally_rounds(loser, reason, first_signal, turns, n, lo, hi, tally, b)
     return errs
 
 
 @nb.njit(cache=True)
+def _add_outcomes(got, letters, count, slot, seat, table, tally, b, mine):
+    """A block's gathered outcomes 0..count-1 of matches' rounds and ends into the tally."""
+    round_rows(got[0], got[1], got[2], got[3], letters, 0, count, slot, seat, table, False)
+    add_rows(tally, b, slot, seat, table, count, mine)
+
+
+@nb.njit(cache=True)
 def _matches_range(strats, params, model, n, beat, max_turns, max_rounds, seed, first, lo, hi, donkey, rounds,
-                   letters, reasons, offsets, loser_of, reason_of, turns_of, first_signal_of, err):
+                   letters, reasons, offsets, loser_of, reason_of, turns_of, first_signal_of, err, tally, b):
     """Matches first+lo .. first+hi-1; with `offsets` (one per match, not empty) also every round
-    of match m into rows offsets[m].. of the per-round arrays."""
+    of match m into rows offsets[m].. of the per-round arrays. Match m is deal slot m of the
+    tally: its rounds' outcomes and its end are gathered ROWS at a time and added."""
     hands, views, memory, rngs, stack, state, copies, outcome, e = _scratch()
+    counted = counting(tally)
+    slot, seat, table, mine = buffers(tally, n)
+    got = np.zeros((4, ROWS), dtype=np.int64)  # outcomes gathered: loser, reason, first signal, turns
+    k = 0
     rng = np.zeros(1, dtype=np.uint64)
     held = np.zeros(MAX_PLAYERS, dtype=np.int64)
     log = np.zeros((0, MAX_PLAYERS), dtype=np.int64)
@@ -128,6 +158,14 @@ def _matches_range(strats, params, model, n, beat, max_turns, max_rounds, seed, 
                 reason_of[row] = outcome[REASON]
                 turns_of[row] = outcome[TURNS]
                 first_signal_of[row] = outcome[FIRST_SIGNAL]
+            if counted:
+                got[0, k], got[1, k], got[2, k], got[3, k] = (outcome[LOSER], outcome[REASON], outcome[FIRST_SIGNAL],
+                                                              outcome[TURNS])
+                slot[k] = m
+                k += 1
+                if k == ROWS:
+                    _add_outcomes(got, letters, k, slot, seat, table, tally, b, mine)
+                    k = 0
             j += 1
             reasons[m, outcome[REASON]] += 1
             loser = outcome[LOSER]
@@ -139,19 +177,27 @@ def _matches_range(strats, params, model, n, beat, max_turns, max_rounds, seed, 
         rounds[m] = j
         for s in range(n):
             letters[m, s] = held[s]
+        if counted:
+            got[0, k], got[1, k] = donkey[m], END
+            slot[k] = m
+            k += 1
+            if k == ROWS or m == hi - 1:
+                _add_outcomes(got, letters, k, slot, seat, table, tally, b, mine)
+                k = 0
 
 
 @nb.njit(_MATCHES_SIG, parallel=True, nogil=True, cache=True)
 def play_matches(strats, params, model, n, beat, max_turns, max_rounds, seed, first, donkey, rounds, letters,
-                 reasons, offsets, loser_of, reason_of, turns_of, first_signal_of, blocks):
+                 reasons, offsets, loser_of, reason_of, turns_of, first_signal_of, blocks, tally):
     """Z7: matches `first`.., each until somebody has four letters (donkey -1 if `max_rounds`
-    rounds pass first). Errors as play_rounds, with the round in the second column."""
+    rounds pass first); match m is deal slot m of the tally (simkit.tally, wide; empty: none).
+    Errors as play_rounds, with the round in the second column."""
     count = rounds.shape[0]
     errs = np.full((blocks, ERR_ROW), NO_ERROR, dtype=np.int64)
     for b in nb.prange(blocks):
         lo, hi = block_range(b, blocks, count)
         _matches_range(strats, params, model, n, beat, max_turns, max_rounds, seed, first, lo, hi, donkey, rounds,
-                       letters, reasons, offsets, loser_of, reason_of, turns_of, first_signal_of, errs[b])
+                       letters, reasons, offsets, loser_of, reason_of, turns_of, first_signal_of, errs[b], tally, b)
     return errs
 
 

@@ -1,35 +1,59 @@
-"""What a run's statistics count of a round (experiments/statistics.py): a seat row per seat —
-rows 1, lost the round, lost it as the last to copy (Z5), through tempo (Z6) — and a table row
-per round — rows 1, how it ended (one of last, tempo, tie, stalled), whether and when somebody
-signalled, its turns — written straight from the engine's arrays in one pass on all threads."""
+"""What a run's statistics count of a round or a match (experiments/statistics.py): a seat row per
+seat and a table row, filled from the engine's outcomes into a block's row buffers (simkit.tally).
+
+A round: per seat rows 1, lost the round, lost it as the last to copy (Z5), through tempo (Z6);
+per table rows 1, how it ended (one of last, tempo, tie, stalled), whether and when somebody
+signalled, its turns. A match (Z7) ends with a row of its own: per seat matches 1, became the
+donkey, letters (the round measures 0), the table's measures 0. A single round is its deal's
+whole replay; a match's replay ends with its own row (the table row's `replays` 1)."""
 
 import numba as nb
 
 from simkit.ezelen.rules import LAST, STALLED, TEMPO, TIE
 
 SEAT = ("rows", "lost", "lost_last", "lost_tempo")
+MATCH_SEAT = SEAT + ("matches", "donkey", "letters")
 TABLE = ("rows", "last", "tempo", "tie", "stalled", "signalled", "first_signal", "turns")
+REPLAYS = len(TABLE)  # the table row's `replays`, after the game's table measures
+END = -1  # the `reason` of an outcome that is a match's end, its donkey in `loser`
+_ROUND = len(SEAT)
 
 
-@nb.njit(parallel=True, cache=True)
-def round_rows(loser, reason, first_signal, turns, seat, table):
-    """seat[r, s, :len(SEAT)] and table[r, 0, :len(TABLE)] for every round r (further columns
-    are left as they are)."""
-    rounds, n = seat.shape[0], seat.shape[1]
-    for r in nb.prange(rounds):
-        why = reason[r]
+@nb.njit(cache=True)
+def round_rows(loser, reason, first_signal, turns, letters, at, count, slot, seat, table, ends):
+    """Outcomes at..at+count-1 into row buffers 0..count-1 (slot[i]: the outcome's deal slot): a
+    round (its deal's replay ends with it when `ends`), or a match's end (reason END: the donkey
+    in loser, the letters in letters[deal slot])."""
+    n = seat.shape[1]
+    for i in range(count):
+        j = at + i
+        why = reason[j]
+        for m in range(table.shape[1]):
+            table[i, m] = 0
+        if why == END:
+            for s in range(n):
+                for m in range(_ROUND):
+                    seat[i, s, m] = 0
+                seat[i, s, _ROUND] = 1
+                seat[i, s, _ROUND + 1] = 1 if loser[j] == s else 0
+                seat[i, s, _ROUND + 2] = letters[slot[i], s]
+            table[i, REPLAYS] = 1
+            continue
         for s in range(n):
-            lost = 1 if loser[r] == s else 0
-            seat[r, s, 0] = 1
-            seat[r, s, 1] = lost
-            seat[r, s, 2] = lost if why == LAST else 0
-            seat[r, s, 3] = lost if why == TEMPO else 0
-        signal = first_signal[r]
-        table[r, 0, 0] = 1
-        table[r, 0, 1] = 1 if why == LAST else 0
-        table[r, 0, 2] = 1 if why == TEMPO else 0
-        table[r, 0, 3] = 1 if why == TIE else 0
-        table[r, 0, 4] = 1 if why == STALLED else 0
-        table[r, 0, 5] = 1 if signal >= 0 else 0
-        table[r, 0, 6] = signal if signal >= 0 else 0
-        table[r, 0, 7] = turns[r]
+            lost = 1 if loser[j] == s else 0
+            seat[i, s, 0] = 1
+            seat[i, s, 1] = lost
+            seat[i, s, 2] = lost if why == LAST else 0
+            seat[i, s, 3] = lost if why == TEMPO else 0
+            for m in range(_ROUND, seat.shape[2]):
+                seat[i, s, m] = 0
+        signal = first_signal[j]
+        table[i, 0] = 1
+        table[i, 1] = 1 if why == LAST else 0
+        table[i, 2] = 1 if why == TEMPO else 0
+        table[i, 3] = 1 if why == TIE else 0
+        table[i, 4] = 1 if why == STALLED else 0
+        table[i, 5] = 1 if signal >= 0 else 0
+        table[i, 6] = signal if signal >= 0 else 0
+        table[i, 7] = turns[j]
+        table[i, REPLAYS] = 1 if ends else 0

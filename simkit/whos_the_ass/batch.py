@@ -3,12 +3,12 @@
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-import numba as nb
 import numpy as np
 
-from simkit.blocks import spans
+from simkit.blocks import blocks_for, spans
 from simkit.errors import IllegalMove, SimkitError
 from simkit.rng import check_seed
+from simkit.tally import Tally, slots
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.action import describe
 from simkit.whos_the_ass.driver import NO_ERROR, play_dealt, play_hands, play_matches, trace_hands
@@ -50,8 +50,9 @@ def _validated(seats: list[Seat], seed: int, rules: dict) -> tuple[int, dict]:
 
 
 def play(seats: list[Seat], hands: int, seed: int, rules: dict | None = None, first: int = 0,
-         chunks: int = 1, progress: Callable[[int], None] | None = None) -> HandResults:
-    """Play hands first..first+hands-1 on all threads; identical for any `chunks`."""
+         chunks: int = 1, progress: Callable[[int], None] | None = None, tally: tuple | None = None) -> HandResults:
+    """Play hands first..first+hands-1 on all threads; identical for any `chunks`. With a `tally`
+    (simkit.tally; its deal slots 0..hands-1), each hand is added to it as it is played."""
     seed, rules = _validated(seats, seed, rules or {})
     if hands <= 0:
         raise SimkitError(f"hands must be positive, got {hands}")
@@ -59,10 +60,11 @@ def play(seats: list[Seat], hands: int, seed: int, rules: dict | None = None, fi
     fns, params = lineup_arrays(seats)
     code = ass_joker_code(rules["ass_joker"])
     out = HandResults(np.zeros((hands, n), np.int16), np.zeros(hands, np.int16), np.zeros(hands, np.int8))
-    blocks = 4 * nb.get_num_threads()
+    tally = Tally.off() if tally is None else tally
     for lo, hi in spans(hands, chunks, progress):
         errs = play_hands(fns, params, n, code, np.uint64(seed), first + lo, out.penalties[lo:hi],
-                          out.tricks[lo:hi], out.ass_end[lo:hi], min(blocks, hi - lo))
+                          out.tricks[lo:hi], out.ass_end[lo:hi], blocks_for(hi - lo),
+                          slots(tally, lo, hi))
         worst = errs[np.argmin(errs[:, 0])]
         if worst[0] != NO_ERROR:
             _raise_illegal(seats, worst)
@@ -105,8 +107,9 @@ class MatchResults:
 
 
 def matches(seats: list[Seat], count: int, seed: int, rules: dict | None = None, hands: int = 0,
-            threshold: int = 0, first: int = 0) -> MatchResults:
-    """Play `count` matches of `hands` hands each, or each until a total reaches `threshold`."""
+            threshold: int = 0, first: int = 0, tally: tuple | None = None) -> MatchResults:
+    """Play `count` matches of `hands` hands each, or each until a total reaches `threshold`
+    (with a `tally`, each match added to it as deal slot 0..count-1)."""
     seed, rules = _validated(seats, seed, rules or {})
     if count <= 0:
         raise SimkitError(f"matches must be positive, got {count}")
@@ -115,7 +118,8 @@ def matches(seats: list[Seat], count: int, seed: int, rules: dict | None = None,
     fns, params = lineup_arrays(seats)
     out = MatchResults(np.zeros((count, len(seats)), np.int64), np.zeros(count, np.int64))
     errs = play_matches(fns, params, len(seats), ass_joker_code(rules["ass_joker"]), np.uint64(seed), first,
-                        hands, threshold, out.totals, out.hands, min(count, 4 * nb.get_num_threads()))
+                        hands, threshold, out.totals, out.hands, blocks_for(count),
+                        Tally.off() if tally is None else tally)
     worst = errs[np.argmin(errs[:, 0])]
     if worst[0] != NO_ERROR:
         _raise_illegal(seats, worst)

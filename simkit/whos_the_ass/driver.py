@@ -9,20 +9,22 @@ import numpy as np
 
 from simkit.blocks import block_range
 from simkit.rng import hand_state, match_seed
+from simkit.tally import ROWS, TALLY, add_rows, buffers, counting
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.deal import STACK_DTYPE, STACK_SIZE, deal
 from simkit.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, penalty_of, play, seed_seats
+from simkit.whos_the_ass.measures import hand_rows, match_rows
 from simkit.whos_the_ass.rules import MAX_PLAYERS, N_CODES
 from simkit.whos_the_ass.strategy import LINEUP
 
 _PARAMS = nb.float64[:, ::1]
 _PLAY_SIG = nb.int64[:, ::1](
     LINEUP, _PARAMS, nb.int64, nb.int64, nb.uint64, nb.int64,
-    nb.int16[:, ::1], nb.int16[::1], nb.int8[::1], nb.int64,
+    nb.int16[:, ::1], nb.int16[::1], nb.int8[::1], nb.int64, TALLY,
 )
 _MATCH_SIG = nb.int64[:, ::1](
     LINEUP, _PARAMS, nb.int64, nb.int64, nb.uint64, nb.int64, nb.int64, nb.int64,
-    nb.int64[:, ::1], nb.int64[::1], nb.int64,
+    nb.int64[:, ::1], nb.int64[::1], nb.int64, TALLY,
 )
 _TRACE_SIG = nb.void(
     LINEUP, _PARAMS, nb.int64, nb.int64, nb.uint64, nb.int64,
@@ -58,9 +60,20 @@ def _play_range(strats, params, n, ass_joker, seed, first, lo, hi, penalties, tr
             penalties[r, s] = penalty_of(hands[s])
 
 
+@nb.njit(cache=True)
+def _tally_hands(penalties, ass_end, tricks, lo, hi, tally, b):
+    """Block b's hands lo..hi-1 (deal slots lo..hi-1) into the tally, while they are in the cache."""
+    slot, seat, table, mine = buffers(tally, penalties.shape[1])
+    for at in range(lo, hi, ROWS):
+        count = min(ROWS, hi - at)
+        hand_rows(penalties, ass_end, tricks, at, count, slot, seat, table)
+        add_rows(tally, b, slot, seat, table, count, mine)
+
+
 @nb.njit(_PLAY_SIG, parallel=True, nogil=True, cache=True)
-def play_hands(strats, params, n, ass_joker, seed, first, penalties, tricks, ass_end, blocks):
-    """Play len(tricks) hands, hands `first`.. of the run, on all threads in `blocks` blocks.
+def play_hands(strats, params, n, ass_joker, seed, first, penalties, tricks, ass_end, blocks, tally):
+    """Play len(tricks) hands, hands `first`.. of the run, on all threads in `blocks` blocks;
+    hand r is deal slot r of the tally (simkit.tally; empty: none), added block by block.
 
     Returns an error table, one row per block: (failing hand or NO_ERROR, status, seat, trick,
     action, phase); the lowest failing hand is the same whatever the blocking.
@@ -70,6 +83,8 @@ def play_hands(strats, params, n, ass_joker, seed, first, penalties, tricks, ass
     for b in nb.prange(blocks):
         lo, hi = block_range(b, blocks, count)
         _play_range(strats, params, n, ass_joker, seed, first, lo, hi, penalties, tricks, ass_end, errs[b])
+        if counting(tally) and errs[b, 0] == NO_ERROR:
+            _tally_hands(penalties, ass_end, tricks, lo, hi, tally, b)
     return errs
 
 
@@ -130,18 +145,32 @@ def _match_range(strats, params, n, ass_joker, seed, first, hands_per_match, thr
         lengths[r] = j
 
 
+@nb.njit(cache=True)
+def _tally_matches(totals, lengths, lo, hi, tally, b):
+    """Block b's matches lo..hi-1 (deal slots lo..hi-1) into the tally."""
+    slot, seat, table, mine = buffers(tally, totals.shape[1])
+    for at in range(lo, hi, ROWS):
+        count = min(ROWS, hi - at)
+        match_rows(totals, lengths, at, count, slot, seat, table)
+        add_rows(tally, b, slot, seat, table, count, mine)
+
+
 @nb.njit(_MATCH_SIG, parallel=True, nogil=True, cache=True)
 def play_matches(strats, params, n, ass_joker, seed, first, hands_per_match, threshold, totals,
-                 lengths, blocks):
+                 lengths, blocks, tally):
     """W18: matches `first`.., each of `hands_per_match` hands or until a total reaches
-    `threshold` (whichever is set, >0). Fills the totals and hands played; errors as play_hands."""
+    `threshold` (whichever is set, >0). Fills the totals and hands played (and the tally: match
+    r is deal slot r); errors as play_hands."""
     count = lengths.shape[0]
     errs = np.full((blocks, 1 + ERR_WIDTH), NO_ERROR, dtype=np.int64)
     for b in nb.prange(blocks):
         lo, hi = block_range(b, blocks, count)
         _match_range(strats, params, n, ass_joker, seed, first, hands_per_match, threshold, lo, hi,
                      totals, lengths, errs[b])
+        if counting(tally) and errs[b, 0] == NO_ERROR:
+            _tally_matches(totals, lengths, lo, hi, tally, b)
     return errs
+
 
 
 _DEALT_SIG = nb.int64(
