@@ -26,45 +26,50 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
+from simkit.blocks import block_range
+
 BLOCKS = 64  # fold's partial sums: a fixed split of the deal slots (integers: any split gives the same sums)
 
 
-@nb.njit(parallel=True, cache=True)
-def fold(sums, first, second, present, total, products, pool_from, pooled, pool_to):
-    """The moments of per-deal sums kept as an array, sums[d, g, m] (S_m of group g in deal slot
-    d), seen flat as columns j = g * M + m: present[j] = the deals with S_j ≠ 0, total[j] = Σ S_j,
-    and products[q] = Σ S_first[q] S_second[q] (the Gram and cross moments asked for). Groups
-    pool_from[i] are also added to pooled's groups pool_to[i] (sums pooled over cells). One
-    pass over the sums, which it leaves zero (ready for the next chunk). Sums over every deal:
-    a group without rows in a deal (S_0 = 0) has all its sums 0 there."""
+@nb.njit(cache=True)
+def fold_slots(sums, slots, count, folding, part):
+    """Fold deal slots slots[0..count-1] of per-deal sums[d, g, m] (S_m of group g in deal slot
+    d), seen flat as columns j = g * M + m, into part `part` of the folding's moments (its
+    arrays, see `Folding`): present[j] the deals with S_j != 0, total[j] = sum of S_j, products[q]
+    = sum of S_first[q] S_second[q] (the Gram and cross moments asked for). Groups pool_from[i]
+    are also added to the pooled sums' groups pool_to[i] (sums pooled over cells). Each slot is
+    left zero (ready for the next chunk). A group without rows in a deal (S_0 = 0) has all its
+    sums 0 there, so the sums run over every deal."""
+    first, second, present, total, products, pool_from, pool_to, pooled = folding
     deals, groups, measures = sums.shape
     flat = sums.reshape(deals, groups * measures)
     columns, asked = flat.shape[1], first.shape[0]
-    parts = min(BLOCKS, deals)
-    b_present = np.zeros((parts, columns), np.int64)
-    b_total = np.zeros((parts, columns), np.int64)
-    b_products = np.zeros((parts, asked), np.int64)
-    for part in nb.prange(parts):
-        p_present, p_total, p_products = b_present[part], b_total[part], b_products[part]
-        for d in range(part * deals // parts, (part + 1) * deals // parts):
-            row = flat[d]
-            for j in range(columns):
-                v = np.int64(row[j])
-                p_present[j] += v != 0
-                p_total[j] += v
-            for q in range(asked):
-                p_products[q] += np.int64(row[first[q]]) * np.int64(row[second[q]])
-            for i in range(pool_from.shape[0]):
-                for m in range(measures):
-                    pooled[d, pool_to[i], m] += sums[d, pool_from[i], m]
-            for j in range(columns):
-                row[j] = 0
-    for part in range(parts):
+    row = np.empty(columns, dtype=np.int64)  # a deal's sums, taken out before they are counted
+    for i in range(count):
+        d = slots[i]
+        for k in range(pool_from.shape[0]):
+            for m in range(measures):
+                pooled[d, pool_to[k], m] += sums[d, pool_from[k], m]
         for j in range(columns):
-            present[j] += b_present[part, j]
-            total[j] += b_total[part, j]
+            row[j] = flat[d, j]
+            flat[d, j] = 0
+        for j in range(columns):
+            present[part, j] += row[j] != 0
+            total[part, j] += row[j]
         for q in range(asked):
-            products[q] += b_products[part, q]
+            products[part, q] += row[first[q]] * row[second[q]]
+
+
+@nb.njit(parallel=True, cache=True)
+def fold(sums, folding):
+    """`fold_slots` of every deal slot, on all threads: part p of the folding folds the p-th of
+    its parts of the slots."""
+    first, second, present, total, products, pool_from, pool_to, pooled = folding  # a parallel loop takes arrays
+    parts, deals = present.shape[0], sums.shape[0]
+    for part in nb.prange(parts):
+        lo, hi = block_range(part, parts, deals)
+        fold_slots(sums, np.arange(lo, hi), hi - lo, (first, second, present, total, products, pool_from, pool_to,
+                                                       pooled), part)
 
 
 @dataclass
@@ -96,6 +101,50 @@ class Moments:
     def __eq__(self, other) -> bool:
         return all(a.shape == b.shape and (a == b).all() for a, b in zip(self.parts(), other.parts()))
 
+
+
+class Folding:
+    """What folding some groups' per-deal sums[d, g, m] asks for, and its moments in `parts`
+    partial sums (one per block or thread that folds): every group's Gram moments of the (m, k)
+    in `want` (default: all), the cross moments of each pair (g, b) of `pairs` [P, 2], and group
+    g's sums added to `pooled`'s group into[g]. `arrays` is what `fold_slots` takes."""
+
+    def __init__(self, groups: int, measures: int, parts: int, pairs: np.ndarray | None = None,
+                 want: np.ndarray | None = None, pooled: np.ndarray | None = None,
+                 into: dict[int, int] | None = None, dtype=np.int64):
+        self.groups, self.measures = groups, measures
+        self.pairs = np.zeros((0, 2), np.int64) if pairs is None else np.asarray(pairs, np.int64).reshape(-1, 2)
+        self.want = _all_pairs(measures) if want is None else np.asarray(want, np.int64).reshape(-1, 2)
+        self.own = [(m, k) for m, k in self.want if m <= k or (k, m) not in {tuple(w) for w in self.want}]
+        asked = [(g, m, g, k) for g in range(groups) for m, k in self.own]  # a group's S_m S_k = S_k S_m: once
+        asked += [(g, m, b, k) for g, b in self.pairs for m, k in self.want]
+        into = into or {}
+        self.arrays = (np.array([g * measures + m for g, m, _, _ in asked], np.int64),
+                       np.array([b * measures + k for _, _, b, k in asked], np.int64),
+                       np.zeros((parts, groups * measures), np.int64), np.zeros((parts, groups * measures), np.int64),
+                       np.zeros((parts, len(asked)), np.int64), np.array(list(into), np.int64),
+                       np.array(list(into.values()), np.int64),
+                       pooled if pooled is not None else np.zeros((1, 1, 1), dtype))
+
+    @staticmethod
+    def off(dtype=np.int64) -> tuple:
+        """Folding nothing."""
+        empty = np.zeros(0, np.int64)
+        return (empty, empty, np.zeros((0, 0), np.int64), np.zeros((0, 0), np.int64), np.zeros((0, 0), np.int64),
+                empty, empty, np.zeros((0, 0, 0), dtype))
+
+    def moments(self) -> Moments:
+        """The moments of everything folded so far (the parts added up)."""
+        groups, measures, w = self.groups, self.measures, len(self.want)
+        own = np.array(self.own, np.int64).reshape(-1, 2)
+        present, total, products = (a.sum(axis=0) for a in self.arrays[2:5])
+        out = Moments.zeros(groups, measures, len(self.pairs))
+        out.present[:], out.total[:] = present.reshape(groups, measures), total.reshape(groups, measures)
+        gram = products[:groups * len(own)].reshape(groups, len(own))
+        out.gram[:, own[:, 0], own[:, 1]] = gram
+        out.gram[:, own[:, 1], own[:, 0]] = gram
+        out.cross[:, self.want[:, 0], self.want[:, 1]] = products[groups * len(own):].reshape(len(self.pairs), w)
+        return out
 
 
 def buffer(shape: tuple[int, ...], pool: dict | None = None, name: str = "", zero: bool = True,
@@ -164,27 +213,16 @@ class Scratch:
 
     def moments(self, pairs: np.ndarray | None = None, want: np.ndarray | None = None,
                 pooled: "Scratch | None" = None, into: dict[int, int] | None = None) -> Moments:
-        """The groups' moments, with the cross moments of each pair (g, b) of `pairs` [P, 2];
-        `want` [W, 2] lists the (m, k) whose products are summed (default: all). Group g's sums
-        are also added to pooled's group into[g]. Once per scratch."""
+        """The groups' moments (`Folding`'s pairs, want, pooled sums and into), folded on all
+        threads. Once per scratch."""
         _, groups, measures = self.sums.shape
-        pairs = np.zeros((0, 2), np.int64) if pairs is None else np.asarray(pairs, np.int64).reshape(-1, 2)
-        want = _all_pairs(measures) if want is None else np.asarray(want, np.int64).reshape(-1, 2)
-        asked = [(g, m, g, k) for g in range(groups) for m, k in want]
-        asked += [(g, m, b, k) for g, b in pairs for m, k in want]
-        first = np.array([g * measures + m for g, m, _, _ in asked], np.int64)
-        second = np.array([b * measures + k for _, _, b, k in asked], np.int64)
-        present, total = np.zeros(groups * measures, np.int64), np.zeros(groups * measures, np.int64)
-        products = np.zeros(len(asked), np.int64)
-        into = into or {}
-        fold(self.sums, first, second, present, total, products, np.array(list(into), np.int64),
-             pooled.sums if pooled is not None else np.zeros((1, 1, 1), self.sums.dtype),
-             np.array(list(into.values()), np.int64))
+        folding = Folding(groups, measures, min(BLOCKS, len(self.sums)), pairs, want,
+                          pooled.sums if pooled is not None else None, into, self.sums.dtype)
+        fold(self.sums, folding.arrays)
+        self.folded()
+        return folding.moments()
+
+    def folded(self) -> None:
+        """The sums are zero again (folded): the next scratch of this shape need not clear them."""
         if self._pool is not None:
             self._pool[self._clean] = True
-        out = Moments.zeros(groups, measures, len(pairs))
-        out.present[:], out.total[:] = present.reshape(groups, measures), total.reshape(groups, measures)
-        w = len(want)
-        out.gram[:, want[:, 0], want[:, 1]] = products[:groups * w].reshape(groups, w)
-        out.cross[:, want[:, 0], want[:, 1]] = products[groups * w:].reshape(len(pairs), w)
-        return out

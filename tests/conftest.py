@@ -114,3 +114,11 @@ def results(folder) -> tuple:
         file = pq.ParquetFile(folder / "results.parquet")
         out += (file.schema_arrow, file.num_row_groups, file.read())
     return out
+
+
+def chunks_of(monkeypatch, deals: int) -> None:
+    """Make the runner's chunks `deals` deals each, whatever the spec's replays."""
+    from simkit.experiments import runner
+
+    monkeypatch.setattr(runner, "CHUNK", deals)
+    monkeypatch.setattr(runner, "CHUNK_HANDS", 0)

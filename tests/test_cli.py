@@ -115,7 +115,7 @@ def test_bench_reports_both_engines(run):
     assert code == 0
     assert "engine ready in" in out and "fast/reference" in out and "1 thread" in out
     assert "% tricks/s" in out and "hoard" in out and "compose" in out
-    assert "quick, 12,000 hands (3,000 deals x 4 replays)" in out and "runner overhead" in out
+    assert "quick, 12,000 hands (3,000 deals x 4 replays, 1 chunk)" in out and "runner overhead" in out
     assert out.index("Ezelen rounds/s") < out.index("runner overhead")  # both games by default, then the runner
 
 
@@ -123,7 +123,7 @@ def test_bench_measures_the_runner_alone_for_any_game(run):
     code, out, _ = run("bench", "--runner-only", "--runner-spec", "experiments/ezelen-attention.toml",
                        "--runner-hands", "6000")
     assert code == 0 and "fast/reference" not in out and "Ezelen rounds/s" not in out
-    assert "ezelen-attention, 6,000 rounds (100 deals x 60 replays)" in out and "runner overhead" in out
+    assert "ezelen-attention, 6,000 rounds (100 deals x 60 replays, 1 chunk)" in out and "runner overhead" in out
 
 
 def test_the_console_script_is_installed():

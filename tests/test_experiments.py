@@ -5,6 +5,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from conftest import chunks_of
 
 from simkit import experiments
 from simkit.experiments import runner
@@ -21,7 +22,7 @@ def test_there_are_the_five_built_in_experiments():
 
 @pytest.mark.parametrize("path", BUILT_IN, ids=lambda p: p.stem)
 def test_each_built_in_experiment_runs_and_reports(path, tmp_path, monkeypatch):
-    monkeypatch.setattr(runner, "CHUNK", 40)
+    chunks_of(monkeypatch, 40)
     monkeypatch.setattr(runner, "CHUNK_MATCHES", 15)
     spec = load_spec(str(path))
     assert parse_spec_dict(tomllib.loads(spec_toml(spec))) == spec  # a spec survives being written out

@@ -5,6 +5,7 @@ import json
 
 import pandas as pd
 import pytest
+from conftest import chunks_of
 
 from simkit.errors import SimkitError
 from simkit.experiments import runner
@@ -15,7 +16,7 @@ SPEC = {"name": "t", "players": 4, "hands": 2500, "seed": 9, "lineup": ["greedy"
 
 @pytest.fixture(autouse=True)
 def small_chunks(monkeypatch):
-    monkeypatch.setattr(runner, "CHUNK", 1000)
+    chunks_of(monkeypatch, 1000)
 
 
 def test_results_are_tidy_and_rotated(tmp_path):
@@ -64,7 +65,7 @@ def test_resume_after_an_interruption_gives_the_identical_results(tmp_path, monk
 
 def test_chunking_does_not_change_results(tmp_path, monkeypatch):
     a = runner.run_spec(parse_spec_dict(SPEC), str(tmp_path / "a"), keep_rows=True)
-    monkeypatch.setattr(runner, "CHUNK", 777)
+    chunks_of(monkeypatch, 777)
     b = runner.run_spec(parse_spec_dict(SPEC), str(tmp_path / "b"), keep_rows=True)
     pd.testing.assert_frame_equal(a.rows, b.rows)
     assert a.stats == b.stats

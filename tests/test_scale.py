@@ -4,7 +4,7 @@ threads, the chunking, an interruption and resume, or a Dask cluster."""
 
 import numba as nb
 import pytest
-from conftest import results
+from conftest import chunks_of, results
 
 from simkit.experiments import runner
 from simkit.experiments.spec import parse_spec_dict
@@ -25,7 +25,7 @@ def reference_run(tmp_path_factory):
 
 
 def test_one_or_two_threads_give_the_same_results(reference_run, tmp_path, monkeypatch):
-    monkeypatch.setattr(runner, "CHUNK", 500)
+    chunks_of(monkeypatch, 500)
     before = nb.get_num_threads()
     try:
         nb.set_num_threads(1)
@@ -38,10 +38,10 @@ def test_one_or_two_threads_give_the_same_results(reference_run, tmp_path, monke
 
 
 def test_chunked_or_whole_give_the_same_results(reference_run, tmp_path, monkeypatch):
-    monkeypatch.setattr(runner, "CHUNK", 10**9)
+    chunks_of(monkeypatch, 10**9)
     runner.write_results(parse_spec_dict(SPEC), str(tmp_path / "whole"))
     runner.write_results(parse_spec_dict(SPEC), str(tmp_path / "whole-rows"), keep_rows=True)
-    monkeypatch.setattr(runner, "CHUNK", 333)
+    chunks_of(monkeypatch, 333)
     runner.write_results(parse_spec_dict(SPEC), str(tmp_path / "small"))
     runner.write_results(parse_spec_dict(SPEC), str(tmp_path / "small-rows"), keep_rows=True)
     assert results(tmp_path / "whole") == results(reference_run[0]) == results(tmp_path / "small")
@@ -51,7 +51,7 @@ def test_chunked_or_whole_give_the_same_results(reference_run, tmp_path, monkeyp
 @pytest.mark.parametrize("rows", [False, True])
 def test_an_interrupted_run_keeps_its_chunks_and_resumes_to_the_same_results(reference_run, tmp_path, monkeypatch,
                                                                             rows):
-    monkeypatch.setattr(runner, "CHUNK", 500)
+    chunks_of(monkeypatch, 500)
     folder = tmp_path / "cut"
     done = []
 
@@ -63,7 +63,7 @@ def test_an_interrupted_run_keeps_its_chunks_and_resumes_to_the_same_results(ref
     with pytest.raises(KeyboardInterrupt):
         runner.write_results(parse_spec_dict(SPEC), str(folder), progress=ctrl_c_after_two, keep_rows=rows)
     kept = sorted(p.name for p in (folder / "chunks").iterdir())
-    assert len([p for p in kept if p.endswith(".npz")]) == 2  # every finished chunk, whole
+    assert len([p for p in kept if p.endswith(".npy")]) == 2  # every finished chunk, whole
     assert len(kept) == 2 * (1 + 4 * rows)  # with rows, a rows file per rotation beside each
     assert sorted(p.name for p in folder.iterdir()) == ["chunks", "run.json"]  # no results, no half file
     played = []
@@ -78,7 +78,7 @@ def test_a_dask_cluster_gives_the_same_results(reference_run, tmp_path, monkeypa
     """Two worker processes started for the run (--workers), then an existing cluster
     (--scheduler) running a user's strategy file that the workers load themselves."""
     distributed = pytest.importorskip("distributed")
-    monkeypatch.setattr(runner, "CHUNK", 500)
+    chunks_of(monkeypatch, 500)
     runner.write_results(parse_spec_dict(SPEC), str(tmp_path / "local"), workers=2)
     assert results(tmp_path / "local") == results(reference_run[0])
 
@@ -110,8 +110,8 @@ def test_a_failure_while_writing_keeps_every_played_chunk_and_no_half_file(tmp_p
     folder = tmp_path / "broken"
     with pytest.raises(OSError, match="disk full"):
         runner.write_results(parse_spec_dict(SPEC), str(folder), chunk=500, keep_rows=True)
-    kept = sorted(p.name for p in (folder / "chunks").iterdir() if p.suffix == ".npz")
-    assert kept == ["deals-0-500.npz", "deals-500-1000.npz"]
+    kept = sorted(p.name for p in (folder / "chunks").iterdir() if p.suffix == ".npy")
+    assert kept == ["deals-0-500.npy", "deals-500-1000.npy"]
     assert sorted(p.name for p in folder.iterdir()) == ["chunks", "run.json"]
     monkeypatch.setattr(runner, "rows", real)
     runner.write_results(parse_spec_dict(SPEC), str(folder), resume=True, chunk=500, keep_rows=True)

@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import chunks_of
 
 from simkit import experiments
-from simkit.experiments import runner
 from simkit.experiments.spec import load_spec
 from simkit.reports import rows as from_rows
 from simkit.reports import tables as from_stats
@@ -89,7 +89,7 @@ def test_the_histograms_count_every_row(run):
 
 
 def test_a_run_without_rows_keeps_statistics_only_and_no_chunks(tmp_path, monkeypatch):
-    monkeypatch.setattr(runner, "CHUNK", 7)
+    chunks_of(monkeypatch, 7)
     done = experiments.run("experiments/quick.toml", tmp_path / "q", hands=30)
     assert done.rows is None
     assert sorted(p.name for p in (tmp_path / "q").iterdir() if not p.name.endswith(".png")) == \

@@ -29,7 +29,8 @@ from simkit.experiments.results import ResultsWriter, read_chunk
 from simkit.experiments.spec import Spec, spec_toml
 from simkit.files import atomic_path
 
-CHUNK = 25_000          # deals per chunk (a chunk plays them in every cell and rotation): engine calls this big
+CHUNK = 25_000          # deals per chunk (a chunk plays them in every cell and rotation): engine calls this big,
+CHUNK_HANDS = 400_000   # or up to 4x as many where a deal has few replays, for a chunk of about this many hands
 CHUNK_MATCHES = 2_500   # matches per chunk (a match is many hands or rounds)
 RESULTS = "results.parquet"
 STATS = "stats.parquet"
@@ -49,7 +50,11 @@ class Chunk:
 
 
 def chunk_size(spec: Spec) -> int:
-    return CHUNK if spec.match["mode"] == "single" else CHUNK_MATCHES
+    """Deals per chunk: what a chunk costs beyond its engine calls (its file, the folding of its
+    sums) is spread over enough hands."""
+    if spec.match["mode"] != "single":
+        return CHUNK_MATCHES
+    return max(CHUNK, min(4 * CHUNK, CHUNK_HANDS // replays(spec)))
 
 
 def plan(spec: Spec, hands: int | None = None, chunk: int | None = None) -> list[Chunk]:
@@ -63,12 +68,13 @@ def replays(spec: Spec) -> int:
     return sum(cell.rotations(spec.seating) for cell in spec.cells())
 
 
-def play_chunk(chunk: Chunk, spec: Spec, strategy_files: tuple[str, ...] = (), keep_rows: bool = False) -> tuple:
+def play_chunk(chunk: Chunk, spec: Spec, strategy_files: tuple[str, ...] = (), keep_rows: bool = False,
+               lay: st.Layout | None = None) -> tuple:
     """A chunk's statistics; with `keep_rows` the engine's arrays of each (cell, rotation) for the
     per-hand rows; and the seconds its engine calls took. What a Dask worker runs and sends back."""
     played: list = []
     clock = [0.0]
-    stats = st.reduce_chunk(spec, chunk.lo, chunk.hi, strategy_files, clock=clock,
+    stats = st.reduce_chunk(spec, chunk.lo, chunk.hi, strategy_files, clock=clock, lay=lay,
                             on_play=(lambda c, r, arrays: played.append((c, r, arrays))) if keep_rows else None)
     return stats, played, clock[0]
 
@@ -127,7 +133,7 @@ def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None 
     files = tuple(str(Path(f).resolve()) for f in strategy_files)
     ready = time.perf_counter()
     if workers is None and scheduler is None:  # compile the engine (or load it) outside the timing
-        st.reduce_chunk(spec, 0, 1, files, warm_up=True)
+        st.reduce_chunk(spec, 0, 1, files, warm_up=True, lay=lay)
     start = time.perf_counter()
     writer = None
     if keep_rows:
@@ -139,7 +145,7 @@ def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None 
     try:
         todo = []
         for index, task in enumerate(tasks):
-            path = chunks / f"{task.name}.npz"
+            path = chunks / f"{task.name}.npy"
             if path.exists():
                 part = st.read_chunk(path, lay)
                 total = part if total is None else total + part
@@ -154,9 +160,9 @@ def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None 
         order = {task: index for index, task in todo}
         pending = [task for _, task in todo]
         if workers is None and scheduler is None:
-            done = executors.in_process(play_chunk, pending, spec, files, keep_rows)
+            done = executors.in_process(play_chunk, pending, spec, files, keep_rows, lay)
         else:
-            done = executors.on_dask(play_chunk, pending, spec, files, keep_rows, workers=workers,
+            done = executors.on_dask(play_chunk, pending, spec, files, keep_rows, lay, workers=workers,
                                      scheduler=scheduler)
         for task, (part, played, seconds) in done:
             engine_s += seconds
@@ -165,7 +171,7 @@ def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None 
                 writer.add(order[task], olds, [arrays for _, _, arrays in played],
                            [chunks / f"{old.name}.arrow" for old in olds])
                 writer.flush()
-            st.write_chunk(part, chunks / f"{task.name}.npz")
+            st.write_chunk(part, chunks / f"{task.name}.npy")
             total = part if total is None else total + part
             if progress:
                 progress((task.hi - task.lo) * per_deal)

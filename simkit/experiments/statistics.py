@@ -26,12 +26,13 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from simkit.blocks import most_blocks
 from simkit.errors import SimkitError
 from simkit.experiments import games
 from simkit.experiments.chunks import rotated, seat_labels
 from simkit.experiments.spec import Spec
 from simkit.files import atomic_path
-from simkit.moments import ROW, Counts, Moments, Scratch
+from simkit.moments import ROW, Counts, Folding, Moments, Scratch
 from simkit.plugins import load_strategy_file
 from simkit.tally import Tally
 
@@ -132,17 +133,18 @@ def wanted(names: tuple[str, ...], ratios: list[tuple[str, str]]) -> np.ndarray:
 
 
 def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] = (),
-                 on_play=None, warm_up: bool = False, clock: list[float] | None = None) -> Statistics:
+                 on_play=None, warm_up: bool = False, clock: list[float] | None = None,
+                 lay: Layout | None = None) -> Statistics:
     """Play deals lo..hi-1 in every cell and rotation and reduce them to statistics: the engine
     adds every deal to a tally as it plays it (simkit.tally). A pure function of its arguments (a
     Dask worker runs it too); `on_play(cell, rotation, played)` sees each engine call's arrays
     (the rows, when asked for, are made from them). `warm_up` plays only the first cell's first
     rotation: enough to compile (or load) everything. `clock[0]`, if given, gains the seconds
-    spent in the engine's calls."""
+    spent in the engine's calls. `lay`: the spec's layout, if the caller has it already."""
     for path in strategy_files:  # a Dask worker has not seen the user's files yet
         load_strategy_file(path)
     game = games.get(spec.game)
-    lay = layout(spec)
+    lay = lay or layout(spec)
     index = lay.index()
     deals = hi - lo
     ms, mt = len(lay.seat_measures), len(lay.table_measures)
@@ -164,9 +166,18 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
         local = {g: k for k, g in enumerate(own)}
         scratch = Scratch(len(own), deals, ms, pool, "cell", dtype)
         tables = Scratch(1, deals, mt, pool, "table", dtype)
-        names = seat_labels(spec, cell)
-        distinct = list(dict.fromkeys(names))
-        for r in range(1 if warm_up else cell.rotations(spec.seating)):
+        names = lay.cells[ci]["lineup"]
+        distinct = lay.cells[ci]["strategies"]
+        # a deal's sums over the cells of its player count: the cells' added up, as they are folded
+        into = {local[index[("strategy", ci, n, name)]]: pooled_ids.index(index[("pooled", -1, n, name)])
+                for name in distinct if ("pooled", -1, n, name) in index}
+        half = [(g, b) for g, b in lay.pairs if lay.groups[g][1] == ci and g < b]
+        # the last replay of the cell folds each deal's sums as it ends them, in the engine's blocks
+        folds = (Folding(len(own), ms, most_blocks(), np.array([(local[g], local[b]) for g, b in half], np.int64),
+                         seat_want, pooled.sums if pooled is not None else None, into, dtype),
+                 Folding(1, mt, most_blocks(), None, table_want, dtype=dtype))
+        rotations = 1 if warm_up else cell.rotations(spec.seating)
+        for r in range(rotations):
             seated = rotated(tuple(names), r)
             seats = game.seats_for(rotated(cell.lineup, r), n)
             strategy = [index[("strategy", ci, n, name)] for name in seated]
@@ -175,7 +186,8 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
             def tally(sums: bool = True) -> Tally:
                 return Tally(group, scratch.sums, tables.sums, _sides(seated, distinct), **plan,
                              histogram_group=np.array([distinct.index(name) for name in seated]),
-                             widths=(seat_hist.width, table_hist.width), sums=sums)
+                             widths=(seat_hist.width, table_hist.width), sums=sums,
+                             folds=folds if sums and r == rotations - 1 else None)
 
             counted = tally()
             started = time.perf_counter()
@@ -193,15 +205,12 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
                 game.play(seats, deals, lo, spec, cell, tally=counted.arrays)
             seat_hist.add(counted.seat_counts.sum(axis=0), [index[("strategy", ci, n, name)] for name in distinct])
             table_hist.add(counted.table_counts.sum(axis=0)[None], [ci])
-        # a deal's sums over the cells of its player count: the cells' added up, as they are folded
-        into = {local[index[("strategy", ci, n, name)]]: pooled_ids.index(index[("pooled", -1, n, name)])
-                for name in distinct if ("pooled", -1, n, name) in index}
-        half = [(g, b) for g, b in lay.pairs if lay.groups[g][1] == ci and g < b]
-        part = scratch.moments(np.array([(local[g], local[b]) for g, b in half], np.int64).reshape(-1, 2), seat_want,
-                               pooled, into)
+        scratch.folded()
+        tables.folded()
+        part = folds[0].moments()
         seat.place(own, part)
         _place_pairs(seat, part, half, lay, ci)
-        table.place([ci], tables.moments(None, table_want))
+        table.place([ci], folds[1].moments())
     if pooled is not None:
         seat.place(pooled_ids, pooled.moments(None, seat_want))
     return Statistics(lay, seat, table, seat_hist.by_group(), table_hist.by_group())
@@ -234,41 +243,43 @@ def _sides(seated: list[str], distinct: list[str]) -> np.ndarray:
 
 # --- files ----------------------------------------------------------------------------------
 
-def _column_int(values) -> pa.Array:
+def _column_int(values: np.ndarray) -> pa.Array:
     """Exact integers of any size: decimal128 holds 38 digits."""
     from decimal import Decimal
 
+    small = np.iinfo(np.int64)
+    if all(small.min <= v <= small.max for v in (min(values, default=0), max(values, default=0))):
+        return pa.array(values.astype(np.int64)).cast(pa.decimal128(38, 0))
     return pa.array([Decimal(int(v)) for v in values], pa.decimal128(38, 0))
+
+
+def _part(kind: str, moment: str, values: np.ndarray, histogram: bool = False) -> dict[str, np.ndarray]:
+    """Rows of one kind and moment: every entry of values[group, a(, b)] (a histogram's nonzero ones)."""
+    values = np.asarray(values, dtype=object)
+    index = np.nonzero(values != 0) if histogram else np.indices(values.shape).reshape(values.ndim, -1)
+    group, a = index[0], index[1]
+    b = index[2] if values.ndim == 3 else np.full(len(group), -1)
+    return {"kind": np.full(len(group), kind, object), "group": group, "moment": np.full(len(group), moment, object),
+            "a": a, "b": b, "value": values[tuple(index)]}
 
 
 def to_table(stats: Statistics) -> pa.Table:
     """One long table: a row per (kind, group, moment, measure, measure) or histogram bin."""
     lay = stats.layout
-    cols: dict[str, list] = {k: [] for k in ("kind", "group", "moment", "a", "b", "value")}
-
-    def put(kind, group, moment, a, b, value):
-        for k, v in zip(cols, (kind, group, moment, a, b, value)):
-            cols[k].append(v)
-
-    for kind, moments in (("seat", stats.seat), ("table", stats.table)):
-        groups, measures = moments.total.shape
-        for g in range(groups):
-            for a in range(measures):
-                put(kind, g, "present", a, -1, moments.present[g, a])
-                put(kind, g, "total", a, -1, moments.total[g, a])
-                for b in range(measures):
-                    put(kind, g, "gram", a, b, moments.gram[g, a, b])
-    for p in range(len(lay.pairs)):
-        for a in range(len(lay.seat_measures)):
-            for b in range(len(lay.seat_measures)):
-                put("pair", p, "cross", a, b, stats.seat.cross[p, a, b])
+    parts = [_part(kind, moment, values) for kind, moments in (("seat", stats.seat), ("table", stats.table))
+             for moment, values in zip(("present", "total", "gram"), moments.parts())]
+    parts.append(_part("pair", "cross", stats.seat.cross))
     for kind, hist in (("seat-histogram", stats.seat_histograms), ("table-histogram", stats.table_histograms)):
         for g, counts in sorted(hist.items()):
-            for value in np.flatnonzero(np.asarray(counts, dtype=object) != 0):
-                put(kind, g, "count", int(value), -1, counts[value])
-    table = pa.table({"kind": pa.array(cols["kind"]).dictionary_encode(), "group": pa.array(cols["group"], pa.int32()),
-                      "moment": pa.array(cols["moment"]).dictionary_encode(), "a": pa.array(cols["a"], pa.int64()),
-                      "b": pa.array(cols["b"], pa.int32()), "value": _column_int(cols["value"])})
+            part = _part(kind, "count", np.asarray(counts, dtype=object)[None], histogram=True)
+            part["group"][:] = g
+            parts.append(part)
+    cols = {k: np.concatenate([part[k] for part in parts]) for k in parts[0]}
+    table = pa.table({"kind": pa.array(cols["kind"]).dictionary_encode(),
+                      "group": pa.array(cols["group"].astype(np.int32)),
+                      "moment": pa.array(cols["moment"]).dictionary_encode(),
+                      "a": pa.array(cols["a"].astype(np.int64)), "b": pa.array(cols["b"].astype(np.int32)),
+                      "value": _column_int(cols["value"])})
     meta = {"format": FORMAT, "groups": lay.groups, "pairs": lay.pairs, "cells": lay.cells,
             "measures": {"seat": lay.seat_measures, "table": lay.table_measures, "main": lay.measures.main,
                          "per": lay.measures.per, "seat_histogram": lay.measures.seat_histogram,
@@ -329,24 +340,42 @@ def _dense(sparse: dict[int, dict[int, int]]) -> dict[int, np.ndarray]:
 
 
 def write_chunk(stats: Statistics, path: Path) -> None:
-    """A chunk's statistics as they are (int64 arrays; a chunk is small): what a resume reads back."""
-    arrays = {f"{kind}_{name}": np.asarray(a, np.int64) for kind, m in (("seat", stats.seat), ("table", stats.table))
-              for name, a in zip(("present", "total", "gram", "cross"), m.parts())}
-    for kind, hist in (("sh", stats.seat_histograms), ("th", stats.table_histograms)):
-        for g, counts in hist.items():
-            arrays[f"{kind}_{g}"] = np.asarray(counts, np.int64)
+    """A chunk's statistics as they are, int64 (a chunk is small), in one flat array: every
+    moment, then each kind of histogram as its count of groups and (group, width, counts...)
+    each. What a resume reads back."""
+    parts = [np.asarray(a, np.int64).ravel() for m in (stats.seat, stats.table) for a in m.parts()]
+    for hist in (stats.seat_histograms, stats.table_histograms):
+        parts.append(np.array([len(hist)], np.int64))
+        for g, counts in sorted(hist.items()):
+            parts += [np.array([g, len(counts)], np.int64), np.asarray(counts, np.int64)]
     with atomic_path(path) as tmp:
         with open(tmp, "wb") as f:
-            np.savez(f, **arrays)
+            np.save(f, np.concatenate(parts))
 
 
 def read_chunk(path: Path, lay: Layout) -> Statistics:
-    with np.load(path) as data:
-        seat = Moments(*(data[f"seat_{name}"] for name in ("present", "total", "gram", "cross")))
-        table = Moments(*(data[f"table_{name}"] for name in ("present", "total", "gram", "cross")))
-        hist = {kind: {int(k.split("_", 1)[1]): data[k] for k in data.files if k.startswith(kind + "_")}
-                for kind in ("sh", "th")}
-    return Statistics(lay, seat, table, hist["sh"], hist["th"])
+    flat = np.load(path)
+    at = 0
+
+    def take(*shape: int) -> np.ndarray:
+        nonlocal at
+        size = int(np.prod(shape))
+        at += size
+        return flat[at - size:at].reshape(shape)
+
+    moments = []
+    for groups, measures, pairs in ((len(lay.groups), len(lay.seat_measures), len(lay.pairs)),
+                                    (len(lay.cells), len(lay.table_measures), 0)):
+        moments.append(Moments(take(groups, measures), take(groups, measures), take(groups, measures, measures),
+                               take(pairs, measures, measures)))
+    hists = []
+    for _ in range(2):
+        hist = {}
+        for _ in range(int(take(1)[0])):
+            g, width = take(2)
+            hist[int(g)] = take(int(width))
+        hists.append(hist)
+    return Statistics(lay, *moments, *hists)
 
 
 def metadata(path: Path) -> dict:

@@ -88,14 +88,14 @@ def _rounds_range(strats, params, model, n, beat, max_turns, seed, first, lo, hi
 @nb.njit(cache=True)
 def _tally_rounds(loser, reason, first_signal, turns, n, lo, hi, tally, b):
     """Block b's rounds lo..hi-1 (deal slots lo..hi-1) into the tally, while they are in the cache."""
-    slot, seat, table, mine = buffers(tally, n)
+    slot, seat, table, kept = buffers(tally, n)
     no_letters = np.zeros((0, n), dtype=np.int8)
     for at in range(lo, hi, ROWS):
         count = min(ROWS, hi - at)
         for i in range(count):
             slot[i] = at + i
         round_rows(loser, reason, first_signal, turns, no_letters, at, count, slot, seat, table, True)
-        add_rows(tally, b, slot, seat, table, count, mine)
+        add_rows(tally, b, slot, seat, table, count, kept)
 
 
 @nb.njit(_ROUNDS_SIG, parallel=True, nogil=True, cache=True)
@@ -116,10 +116,10 @@ def play_rounds(strats, params, model, n, beat, max_turns, seed, first, loser, r
 
 
 @nb.njit(cache=True)
-def _add_outcomes(got, letters, count, slot, seat, table, tally, b, mine):
+def _add_outcomes(got, letters, count, slot, seat, table, tally, b, kept):
     """A block's gathered outcomes 0..count-1 of matches' rounds and ends into the tally."""
     round_rows(got[0], got[1], got[2], got[3], letters, 0, count, slot, seat, table, False)
-    add_rows(tally, b, slot, seat, table, count, mine)
+    add_rows(tally, b, slot, seat, table, count, kept)
 
 
 @nb.njit(cache=True)
@@ -130,7 +130,7 @@ def _matches_range(strats, params, model, n, beat, max_turns, max_rounds, seed, 
     tally: its rounds' outcomes and its end are gathered ROWS at a time and added."""
     hands, views, memory, rngs, stack, state, copies, outcome, e = _scratch()
     counted = counting(tally)
-    slot, seat, table, mine = buffers(tally, n)
+    slot, seat, table, kept = buffers(tally, n)
     got = np.zeros((4, ROWS), dtype=np.int64)  # outcomes gathered: loser, reason, first signal, turns
     k = 0
     rng = np.zeros(1, dtype=np.uint64)
@@ -164,7 +164,7 @@ def _matches_range(strats, params, model, n, beat, max_turns, max_rounds, seed, 
                 slot[k] = m
                 k += 1
                 if k == ROWS:
-                    _add_outcomes(got, letters, k, slot, seat, table, tally, b, mine)
+                    _add_outcomes(got, letters, k, slot, seat, table, tally, b, kept)
                     k = 0
             j += 1
             reasons[m, outcome[REASON]] += 1
@@ -182,7 +182,7 @@ def _matches_range(strats, params, model, n, beat, max_turns, max_rounds, seed, 
             slot[k] = m
             k += 1
             if k == ROWS or m == hi - 1:
-                _add_outcomes(got, letters, k, slot, seat, table, tally, b, mine)
+                _add_outcomes(got, letters, k, slot, seat, table, tally, b, kept)
                 k = 0
 
 

@@ -63,11 +63,11 @@ def _play_range(strats, params, n, ass_joker, seed, first, lo, hi, penalties, tr
 @nb.njit(cache=True)
 def _tally_hands(penalties, ass_end, tricks, lo, hi, tally, b):
     """Block b's hands lo..hi-1 (deal slots lo..hi-1) into the tally, while they are in the cache."""
-    slot, seat, table, mine = buffers(tally, penalties.shape[1])
+    slot, seat, table, kept = buffers(tally, penalties.shape[1])
     for at in range(lo, hi, ROWS):
         count = min(ROWS, hi - at)
         hand_rows(penalties, ass_end, tricks, at, count, slot, seat, table)
-        add_rows(tally, b, slot, seat, table, count, mine)
+        add_rows(tally, b, slot, seat, table, count, kept)
 
 
 @nb.njit(_PLAY_SIG, parallel=True, nogil=True, cache=True)
@@ -148,11 +148,11 @@ def _match_range(strats, params, n, ass_joker, seed, first, hands_per_match, thr
 @nb.njit(cache=True)
 def _tally_matches(totals, lengths, lo, hi, tally, b):
     """Block b's matches lo..hi-1 (deal slots lo..hi-1) into the tally."""
-    slot, seat, table, mine = buffers(tally, totals.shape[1])
+    slot, seat, table, kept = buffers(tally, totals.shape[1])
     for at in range(lo, hi, ROWS):
         count = min(ROWS, hi - at)
         match_rows(totals, lengths, at, count, slot, seat, table)
-        add_rows(tally, b, slot, seat, table, count, mine)
+        add_rows(tally, b, slot, seat, table, count, kept)
 
 
 @nb.njit(_MATCH_SIG, parallel=True, nogil=True, cache=True)
