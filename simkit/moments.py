@@ -21,6 +21,7 @@ and its per-deal sums are int32 where they fit: what the reduction costs is most
 it passes through.
 """
 
+import functools
 from dataclasses import dataclass
 
 import numba as nb
@@ -72,10 +73,27 @@ def fold(sums, folding):
                                                        pooled), part)
 
 
+_SMALL = 2 ** 62  # two int64 values below this in size add up without overflow
+
+
+def exact_add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a + b exactly: in int64 while both are well inside its range, else as Python integers."""
+    if a.dtype == b.dtype == np.int64 and all(x.size == 0 or -_SMALL < x.min() and x.max() < _SMALL for x in (a, b)):
+        return a + b
+    return a.astype(object) + b.astype(object)
+
+
+def compact(a: np.ndarray) -> np.ndarray:
+    """Integers as int64 where every one fits (Python integers, as an object array, otherwise)."""
+    if a.dtype == object and (a.size == 0 or -_SMALL < min(a.flat) and max(a.flat) < _SMALL):
+        return a.astype(np.int64)
+    return a
+
+
 @dataclass
 class Moments:
-    """The moments of groups 0..G-1 over measures 0..M-1, and of pairs 0..P-1 of them (int64 in a
-    chunk; Python integers, as object arrays, once merged)."""
+    """The moments of groups 0..G-1 over measures 0..M-1, and of pairs 0..P-1 of them (int64, or
+    Python integers as object arrays where merging grows them beyond int64's safe range)."""
 
     present: np.ndarray  # [G, M]
     total: np.ndarray    # [G, M]
@@ -88,7 +106,7 @@ class Moments:
                    np.zeros((groups, measures, measures), dtype), np.zeros((pairs, measures, measures), dtype))
 
     def __add__(self, other: "Moments") -> "Moments":
-        return Moments(*(a.astype(object) + b.astype(object) for a, b in zip(self.parts(), other.parts())))
+        return Moments(*(exact_add(a, b) for a, b in zip(self.parts(), other.parts())))
 
     def parts(self) -> tuple[np.ndarray, ...]:
         return self.present, self.total, self.gram, self.cross
@@ -115,28 +133,31 @@ class Folding:
         self.groups, self.measures = groups, measures
         self.pairs = np.zeros((0, 2), np.int64) if pairs is None else np.asarray(pairs, np.int64).reshape(-1, 2)
         self.want = _all_pairs(measures) if want is None else np.asarray(want, np.int64).reshape(-1, 2)
-        self.own = [(m, k) for m, k in self.want if m <= k or (k, m) not in {tuple(w) for w in self.want}]
-        asked = [(g, m, g, k) for g in range(groups) for m, k in self.own]  # a group's S_m S_k = S_k S_m: once
-        asked += [(g, m, b, k) for g, b in self.pairs for m, k in self.want]
+        wanted = set(map(tuple, self.want.tolist()))
+        own = [(m, k) for m, k in sorted(wanted) if m <= k or (k, m) not in wanted]
+        self.own = np.array(own, np.int64).reshape(-1, 2)
+        g = np.arange(groups)[:, None]  # a group's S_m S_k = S_k S_m: asked once
+        first = [(g * measures + self.own[:, 0]).ravel(), (self.pairs[:, :1] * measures + self.want[:, 0]).ravel()]
+        second = [(g * measures + self.own[:, 1]).ravel(), (self.pairs[:, 1:] * measures + self.want[:, 1]).ravel()]
+        asked = sum(len(f) for f in first)
         into = into or {}
-        self.arrays = (np.array([g * measures + m for g, m, _, _ in asked], np.int64),
-                       np.array([b * measures + k for _, _, b, k in asked], np.int64),
+        self.arrays = (np.concatenate(first), np.concatenate(second),
                        np.zeros((parts, groups * measures), np.int64), np.zeros((parts, groups * measures), np.int64),
-                       np.zeros((parts, len(asked)), np.int64), np.array(list(into), np.int64),
+                       np.zeros((parts, asked), np.int64), np.array(list(into), np.int64),
                        np.array(list(into.values()), np.int64),
                        pooled if pooled is not None else np.zeros((1, 1, 1), dtype))
 
     @staticmethod
+    @functools.cache
     def off(dtype=np.int64) -> tuple:
-        """Folding nothing."""
+        """Folding nothing (empty arrays: nothing can change them, so one serves every call)."""
         empty = np.zeros(0, np.int64)
         return (empty, empty, np.zeros((0, 0), np.int64), np.zeros((0, 0), np.int64), np.zeros((0, 0), np.int64),
                 empty, empty, np.zeros((0, 0, 0), dtype))
 
     def moments(self) -> Moments:
         """The moments of everything folded so far (the parts added up)."""
-        groups, measures, w = self.groups, self.measures, len(self.want)
-        own = np.array(self.own, np.int64).reshape(-1, 2)
+        groups, measures, w, own = self.groups, self.measures, len(self.want), self.own
         present, total, products = (a.sum(axis=0) for a in self.arrays[2:5])
         out = Moments.zeros(groups, measures, len(self.pairs))
         out.present[:], out.total[:] = present.reshape(groups, measures), total.reshape(groups, measures)
@@ -194,7 +215,8 @@ class Counts:
 
     def by_group(self) -> dict[int, np.ndarray]:
         """The groups that counted anything: their counts by value."""
-        return {g: np.trim_zeros(row, "b") for g, row in enumerate(self.counts) if row.any()}
+        ends = self.width - np.argmax(self.counts[:, ::-1] != 0, axis=1)  # past each group's last value
+        return {int(g): self.counts[g, :ends[g]].copy() for g in np.flatnonzero(self.counts.any(axis=1))}
 
 
 class Scratch:

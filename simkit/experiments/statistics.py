@@ -32,7 +32,7 @@ from simkit.experiments import games
 from simkit.experiments.chunks import rotated, seat_labels
 from simkit.experiments.spec import Spec
 from simkit.files import atomic_path
-from simkit.moments import ROW, Counts, Folding, Moments, Scratch
+from simkit.moments import ROW, Counts, Folding, Moments, Scratch, compact, exact_add
 from simkit.plugins import load_strategy_file
 from simkit.tally import Tally
 
@@ -111,9 +111,9 @@ class Statistics:
 def _add_histograms(a: dict, b: dict) -> dict:
     out = {}
     for key in a.keys() | b.keys():
-        x, y = a.get(key, np.zeros(0, object)), b.get(key, np.zeros(0, object))
+        x, y = a.get(key, np.zeros(0, np.int64)), b.get(key, np.zeros(0, np.int64))
         size = max(len(x), len(y))
-        out[key] = np.pad(x.astype(object), (0, size - len(x))) + np.pad(y.astype(object), (0, size - len(y)))
+        out[key] = exact_add(np.pad(x, (0, size - len(x))), np.pad(y, (0, size - len(y))))
     return out
 
 
@@ -247,15 +247,15 @@ def _column_int(values: np.ndarray) -> pa.Array:
     """Exact integers of any size: decimal128 holds 38 digits."""
     from decimal import Decimal
 
-    small = np.iinfo(np.int64)
-    if all(small.min <= v <= small.max for v in (min(values, default=0), max(values, default=0))):
-        return pa.array(values.astype(np.int64)).cast(pa.decimal128(38, 0))
+    values = compact(values)
+    if values.dtype == np.int64:
+        return pa.array(values).cast(pa.decimal128(38, 0))
     return pa.array([Decimal(int(v)) for v in values], pa.decimal128(38, 0))
 
 
 def _part(kind: str, moment: str, values: np.ndarray, histogram: bool = False) -> dict[str, np.ndarray]:
     """Rows of one kind and moment: every entry of values[group, a(, b)] (a histogram's nonzero ones)."""
-    values = np.asarray(values, dtype=object)
+    values = compact(np.asarray(values))
     index = np.nonzero(values != 0) if histogram else np.indices(values.shape).reshape(values.ndim, -1)
     group, a = index[0], index[1]
     b = index[2] if values.ndim == 3 else np.full(len(group), -1)
@@ -271,7 +271,7 @@ def to_table(stats: Statistics) -> pa.Table:
     parts.append(_part("pair", "cross", stats.seat.cross))
     for kind, hist in (("seat-histogram", stats.seat_histograms), ("table-histogram", stats.table_histograms)):
         for g, counts in sorted(hist.items()):
-            part = _part(kind, "count", np.asarray(counts, dtype=object)[None], histogram=True)
+            part = _part(kind, "count", np.asarray(counts)[None], histogram=True)
             part["group"][:] = g
             parts.append(part)
     cols = {k: np.concatenate([part[k] for part in parts]) for k in parts[0]}

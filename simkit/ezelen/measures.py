@@ -28,8 +28,6 @@ def round_rows(loser, reason, first_signal, turns, letters, at, count, slot, sea
     for i in range(count):
         j = at + i
         why = reason[j]
-        for m in range(table.shape[1]):
-            table[i, m] = 0
         if why == END:
             for s in range(n):
                 for m in range(_ROUND):
@@ -37,23 +35,26 @@ def round_rows(loser, reason, first_signal, turns, letters, at, count, slot, sea
                 seat[i, s, _ROUND] = 1
                 seat[i, s, _ROUND + 1] = 1 if loser[j] == s else 0
                 seat[i, s, _ROUND + 2] = letters[slot[i], s]
+            for m in range(REPLAYS):
+                table[i, m] = 0
             table[i, REPLAYS] = 1
             continue
+        last, tempo = why == LAST, why == TEMPO
         for s in range(n):
-            lost = 1 if loser[j] == s else 0
+            lost = loser[j] == s
             seat[i, s, 0] = 1
             seat[i, s, 1] = lost
-            seat[i, s, 2] = lost if why == LAST else 0
-            seat[i, s, 3] = lost if why == TEMPO else 0
+            seat[i, s, 2] = lost and last
+            seat[i, s, 3] = lost and tempo
             for m in range(_ROUND, seat.shape[2]):
                 seat[i, s, m] = 0
         signal = first_signal[j]
         table[i, 0] = 1
-        table[i, 1] = 1 if why == LAST else 0
-        table[i, 2] = 1 if why == TEMPO else 0
-        table[i, 3] = 1 if why == TIE else 0
-        table[i, 4] = 1 if why == STALLED else 0
-        table[i, 5] = 1 if signal >= 0 else 0
-        table[i, 6] = signal if signal >= 0 else 0
+        table[i, 1] = last
+        table[i, 2] = tempo
+        table[i, 3] = why == TIE
+        table[i, 4] = why == STALLED
+        table[i, 5] = signal >= 0
+        table[i, 6] = max(signal, 0)
         table[i, 7] = turns[j]
-        table[i, REPLAYS] = 1 if ends else 0
+        table[i, REPLAYS] = ends
