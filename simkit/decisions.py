@@ -105,6 +105,20 @@ def lineup_arrays(seats: list[Seat], max_players: int) -> tuple[tuple, np.ndarra
     return fns, params
 
 
+def rotation_arrays(rotations: list[list[Seat]], max_players: int) -> tuple[tuple, np.ndarray, np.ndarray]:
+    """The engine's form of several seatings of one table (a lineup's rotations): the functions
+    of the first, order[r, s] (the entry of those functions seated at s in seating r) and
+    params[r, s, :]."""
+    fns, _ = lineup_arrays(rotations[0], max_players)
+    order = np.zeros((len(rotations), max_players), np.int64)
+    params = np.zeros((len(rotations), max_players, MAX_PARAMS), np.float64)
+    for r, seats in enumerate(rotations):
+        for s, seat in enumerate(seats):
+            order[r, s] = next(i for i, fn in enumerate(fns) if fn is seat.decide)
+        params[r] = lineup_arrays(seats, max_players)[1]
+    return fns, order, params
+
+
 def seats_for(game: str, specs: list[str], players: int) -> list[Seat]:
     """Resolve one spec per seat (or a single spec for every seat) into Seats."""
     if len(specs) == 1:

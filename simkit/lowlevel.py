@@ -1,6 +1,7 @@
-"""Two compiled helpers below numba's Python level, for the engine's hot loop (engine.play).
+"""Compiled helpers below numba's Python level, for the engine's hot loop (engine.play) and its
+drivers.
 
-Both only change how the engine reaches memory it already holds; neither copies or frees it.
+They only change how the engine reaches what it already holds; none copies an array or frees it.
 """
 
 from numba.core import cgutils, types
@@ -23,6 +24,31 @@ def seat_table(typingctx, lineup):
         slot = cgutils.alloca_once(builder, args[0].type)  # in the caller's entry block
         builder.store(args[0], slot)
         return builder.bitcast(slot, context.get_value_type(sig.return_type))
+
+    return sig, codegen
+
+
+@intrinsic
+def arranged(typingctx, lineup, order):
+    """The lineup's functions seated anew: (lineup[order[0]], ..., lineup[order[N-1]]), for a
+    replay of the same deals with the strategies moved round the table. A tuple cannot be
+    indexed by a value known only at run time without a jump table per element; a copy of it
+    in the stack frame can. order[i] must be 0 <= order[i] < N."""
+    if not (isinstance(lineup, types.UniTuple) and isinstance(order, types.Array) and order.ndim == 1
+            and order.dtype == types.int64):
+        return None
+    sig = lineup(lineup, order)
+
+    def codegen(context, builder, sig, args):
+        slot = cgutils.alloca_once(builder, args[0].type)
+        builder.store(args[0], slot)
+        table = builder.bitcast(slot, context.get_value_type(types.CPointer(lineup.dtype)))
+        seats = context.make_array(sig.args[1])(context, builder, args[1])
+        out = cgutils.get_null_value(args[0].type)
+        for i in range(lineup.count):
+            at = builder.load(cgutils.gep(builder, seats.data, i))
+            out = builder.insert_value(out, builder.load(builder.gep(table, [at])), i)
+        return out
 
     return sig, codegen
 

@@ -33,44 +33,40 @@ BLOCKS = 64  # fold's partial sums: a fixed split of the deal slots (integers: a
 
 
 @nb.njit(cache=True)
-def fold_slots(sums, slots, count, folding, part):
-    """Fold deal slots slots[0..count-1] of per-deal sums[d, g, m] (S_m of group g in deal slot
-    d), seen flat as columns j = g * M + m, into part `part` of the folding's moments (its
-    arrays, see `Folding`): present[j] the deals with S_j != 0, total[j] = sum of S_j, products[q]
-    = sum of S_first[q] S_second[q] (the Gram and cross moments asked for). Groups pool_from[i]
-    are also added to the pooled sums' groups pool_to[i] (sums pooled over cells). Each slot is
-    left zero (ready for the next chunk). A group without rows in a deal (S_0 = 0) has all its
-    sums 0 there, so the sums run over every deal."""
+def fold_deal(row, d, folding, part):
+    """Fold one deal's sums, row[j] = S_m of group g at column j = g * M + m, into part `part` of
+    the folding's moments (its arrays, see `Folding`): present[j] the deals with S_j != 0,
+    total[j] = sum of S_j, products[q] = sum of S_first[q] S_second[q] (the Gram and cross
+    moments asked for); groups pool_from[i] are also added to the pooled sums' groups pool_to[i]
+    in deal slot d (sums pooled over cells). Every deal is folded, so the sums run over every
+    deal: a group without rows in a deal (S_0 = 0) has all its sums 0 there. `row` is left zero."""
     first, second, present, total, products, pool_from, pool_to, pooled = folding
-    deals, groups, measures = sums.shape
-    flat = sums.reshape(deals, groups * measures)
-    columns, asked = flat.shape[1], first.shape[0]
-    row = np.empty(columns, dtype=np.int64)  # a deal's sums, taken out before they are counted
-    for i in range(count):
-        d = slots[i]
-        for k in range(pool_from.shape[0]):
-            for m in range(measures):
-                pooled[d, pool_to[k], m] += sums[d, pool_from[k], m]
-        for j in range(columns):
-            row[j] = flat[d, j]
-            flat[d, j] = 0
-        for j in range(columns):
-            present[part, j] += row[j] != 0
-            total[part, j] += row[j]
-        for q in range(asked):
-            products[part, q] += row[first[q]] * row[second[q]]
+    measures = pooled.shape[2]
+    for k in range(pool_from.shape[0]):
+        for m in range(measures):
+            pooled[d, pool_to[k], m] += row[pool_from[k] * measures + m]
+    for j in range(row.shape[0]):
+        present[part, j] += row[j] != 0
+        total[part, j] += row[j]
+    for q in range(first.shape[0]):
+        products[part, q] += row[first[q]] * row[second[q]]
+    row[:] = 0
 
 
 @nb.njit(parallel=True, cache=True)
 def fold(sums, folding):
-    """`fold_slots` of every deal slot, on all threads: part p of the folding folds the p-th of
-    its parts of the slots."""
+    """`fold_deal` of every deal slot of per-deal sums[d, g, m], on all threads (part p of the
+    folding folds the p-th of its parts of the slots), leaving them zero."""
     first, second, present, total, products, pool_from, pool_to, pooled = folding  # a parallel loop takes arrays
     parts, deals = present.shape[0], sums.shape[0]
+    flat = sums.reshape(deals, sums.shape[1] * sums.shape[2])
     for part in nb.prange(parts):
         lo, hi = block_range(part, parts, deals)
-        fold_slots(sums, np.arange(lo, hi), hi - lo, (first, second, present, total, products, pool_from, pool_to,
-                                                       pooled), part)
+        row = np.empty(flat.shape[1], dtype=np.int64)
+        for d in range(lo, hi):
+            row[:] = flat[d]
+            flat[d] = 0
+            fold_deal(row, d, (first, second, present, total, products, pool_from, pool_to, pooled), part)
 
 
 _SMALL = 2 ** 62  # two int64 values below this in size add up without overflow

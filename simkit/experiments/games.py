@@ -45,7 +45,8 @@ class Game:
     check_rules: Callable[[dict], dict]
     seats_for: Callable[[list[str], int], list]
     match_modes: tuple[str, ...]       # the spec's [match] modes; "single" (one deal per row group) first
-    play: Callable[..., dict]          # (seats, count, first, spec, cell, tally, rows) -> the engine's arrays
+    play: Callable[..., dict]          # (seatings, count, first, spec, cell, tally, rows) -> the engine's arrays,
+    #                                    a seating each along their first axis
     measured: Callable[[dict, int, int], pa.Table]  # (played, players, first) -> a row per deal and seat
     deal: str                          # the name of a deal: "hand", "round"
     default_baseline: str
@@ -55,19 +56,21 @@ class Game:
     check_model: Callable[..., dict] | None = None  # (values, players, where) -> the spec's `model` table, checked
     meta: Callable[..., dict] | None = None                           # (spec) -> more for meta.json
     measures: Callable[[str], Measures] | None = None  # (match mode) -> what the statistics count
+    seating: Callable[..., dict] = lambda played, r: {k: v[r] for k, v in played.items()}  # (played, r) -> r's arrays
 
 
-def _play_whos_the_ass(seats: list, count: int, first: int, spec, cell, tally: tuple | None = None,
+def _play_whos_the_ass(seatings: list[list], count: int, first: int, spec, cell, tally: tuple | None = None,
                        rows: bool = False) -> dict[str, np.ndarray]:
-    """Deals first..first+count-1 (hands, or matches), added to `tally` if given; the engine's
-    arrays (every hand's or match's: the rows need nothing more)."""
+    """Deals first..first+count-1 (hands, or matches) with each seating (a rotation of the
+    cell's lineup), added to `tally` if given; the engine's arrays (every hand's or match's: the
+    rows need nothing more)."""
     from simkit.whos_the_ass import batch
 
     if spec.match["mode"] == "single":
-        res = batch.play(seats, count, spec.seed, spec.rules, first=first, tally=tally)
+        res = batch.play_rotations(seatings, count, spec.seed, spec.rules, first=first, tally=tally)
         return {"penalties": res.penalties, "ass_end": res.ass_end, "tricks": res.tricks}
-    res = batch.matches(seats, count, spec.seed, spec.rules, hands=spec.match.get("hands", 0),
-                        threshold=spec.match.get("threshold", 0), first=first, tally=tally)
+    res = batch.match_rotations(seatings, count, spec.seed, spec.rules, hands=spec.match.get("hands", 0),
+                                threshold=spec.match.get("threshold", 0), first=first, tally=tally)
     return {"totals": res.totals, "wins": res.win_shares(), "hands": res.hands}
 
 
@@ -132,25 +135,38 @@ def _ezelen_seat_config(spec, cell, seats: list) -> dict[str, list[float]]:
     return {name: [float(matrix[s, p[0]]) for s in range(len(seats))] for name, p in PARAMETERS.items()}
 
 
-def _play_ezelen(seats: list, count: int, first: int, spec, cell, tally: tuple | None = None,
+def _play_ezelen(seatings: list[list], count: int, first: int, spec, cell, tally: tuple | None = None,
                  rows: bool = False) -> dict[str, np.ndarray]:
-    """Deals first..first+count-1 (rounds, or matches), added to `tally` if given; the engine's
-    arrays: every round's, and of matches only their ends unless `rows` asks for every round
-    (the matches are then played twice, first to count their rounds)."""
+    """Deals first..first+count-1 (rounds, or matches) with each seating (a rotation of the
+    cell's lineup, with its model values), added to `tally` if given; the engine's arrays: every
+    round's, and of matches only their ends unless `rows` asks for every round (the matches are
+    then played twice, first to count their rounds; the rounds of all seatings in one array)."""
     from simkit.ezelen import batch
 
-    model = _ezelen_model(spec, cell, seats)
+    models = [_ezelen_model(spec, cell, seats) for seats in seatings]
     if spec.match["mode"] == "single":
-        res = batch.play(seats, count, spec.seed, spec.rules, model, first=first, tally=tally)
+        res = batch.play_rotations(seatings, count, spec.seed, spec.rules, models, first=first, tally=tally)
         extra = {}
     elif not rows:
-        res = batch.matches(seats, count, spec.seed, spec.rules, model, first=first, tally=tally)
+        res = batch.match_rotations(seatings, count, spec.seed, spec.rules, models, first=first, tally=tally)
         return {"donkey": res.donkey, "letters": res.letters, "rounds": res.rounds}
     else:
-        matches, res, offsets = batch.match_rounds(seats, count, spec.seed, spec.rules, model, first=first,
-                                                   tally=tally)
-        extra = {"offsets": offsets, "donkey": matches.donkey, "letters": matches.letters}
+        matches, res, offsets = batch.match_round_rotations(seatings, count, spec.seed, spec.rules, models,
+                                                            first=first, tally=tally)
+        extra = {"offsets": offsets, "donkey": matches.donkey, "letters": matches.letters, "rounds": matches.rounds}
     return {"loser": res.loser, "reason": res.reason, "turns": res.turns, "first_signal": res.first_signal, **extra}
+
+
+def _seating_ezelen(played: dict[str, np.ndarray], r: int) -> dict[str, np.ndarray]:
+    """Seating r's part of `_play_ezelen`'s arrays (the rows of matches: its rounds, and their
+    offsets from its first one, with the end of its last)."""
+    if "offsets" not in played:
+        return {k: v[r] for k, v in played.items()}
+    start = int(played["offsets"][r, 0])
+    end = start + int(played["rounds"][r].sum())
+    out = {k: played[k][start:end] for k in ("loser", "reason", "turns", "first_signal")}
+    return {**out, "offsets": np.append(played["offsets"][r] - start, end - start), "donkey": played["donkey"][r],
+            "letters": played["letters"][r]}
 
 
 def _rows_ezelen(played: dict[str, np.ndarray], n: int, first: int) -> pa.Table:
@@ -192,7 +208,7 @@ def _ezelen() -> Game:
                 extra_keys=("model",), model_names=_ezelen_names(), seat_config=_ezelen_seat_config,
                 check_model=lambda values, players, where="key 'model'": check_values(values, players, where),
                 meta=lambda spec: {"model": {"defaults": DEFAULT_MODEL, "overrides": spec.model}},
-                measures=_measures_ezelen)
+                measures=_measures_ezelen, seating=_seating_ezelen)
 
 
 _GAMES: dict[str, Callable[[], Game]] = {"whos-the-ass": _whos_the_ass, "ezelen": _ezelen}

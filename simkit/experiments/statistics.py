@@ -164,49 +164,44 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
         n = cell.players
         own = [i for i, g in enumerate(lay.groups) if g[1] == ci]  # this cell's groups, local ids 0..
         local = {g: k for k, g in enumerate(own)}
-        scratch = Scratch(len(own), deals, ms, pool, "cell", dtype)
-        tables = Scratch(1, deals, mt, pool, "table", dtype)
         names = lay.cells[ci]["lineup"]
         distinct = lay.cells[ci]["strategies"]
         # a deal's sums over the cells of its player count: the cells' added up, as they are folded
         into = {local[index[("strategy", ci, n, name)]]: pooled_ids.index(index[("pooled", -1, n, name)])
                 for name in distinct if ("pooled", -1, n, name) in index}
         half = [(g, b) for g, b in lay.pairs if lay.groups[g][1] == ci and g < b]
-        # the last replay of the cell folds each deal's sums as it ends them, in the engine's blocks
+        # the engine folds each deal's sums as its last replay ends them, in its blocks
         folds = (Folding(len(own), ms, most_blocks(), np.array([(local[g], local[b]) for g, b in half], np.int64),
                          seat_want, pooled.sums if pooled is not None else None, into, dtype),
                  Folding(1, mt, most_blocks(), None, table_want, dtype=dtype))
         rotations = 1 if warm_up else cell.rotations(spec.seating)
-        for r in range(rotations):
-            seated = rotated(tuple(names), r)
-            seats = game.seats_for(rotated(cell.lineup, r), n)
-            strategy = [index[("strategy", ci, n, name)] for name in seated]
-            group = np.array([[local[g] for g in strategy], [local[index[("seat", ci, n, str(s))]] for s in range(n)]])
+        seatings = [game.seats_for(rotated(cell.lineup, r), n) for r in range(rotations)]
+        seated = [rotated(tuple(names), r) for r in range(rotations)]
+        group = np.array([[[local[index[("strategy", ci, n, name)]] for name in labels],
+                           [local[index[("seat", ci, n, str(s))]] for s in range(n)]] for labels in seated])
 
-            def tally(sums: bool = True) -> Tally:
-                return Tally(group, scratch.sums, tables.sums, _sides(seated, distinct), **plan,
-                             histogram_group=np.array([distinct.index(name) for name in seated]),
-                             widths=(seat_hist.width, table_hist.width), sums=sums,
-                             folds=folds if sums and r == rotations - 1 else None)
+        def tally(sums: bool = True) -> Tally:
+            return Tally(group, [_sides(labels, distinct) for labels in seated], folds=folds, **plan,
+                         histogram_group=np.array([[distinct.index(name) for name in labels] for labels in seated]),
+                         widths=(seat_hist.width, table_hist.width), sums=sums)
 
-            counted = tally()
-            started = time.perf_counter()
-            played = game.play(seats, deals, lo, spec, cell, tally=counted.arrays, rows=on_play is not None)
-            if clock is not None:
-                clock[0] += time.perf_counter() - started
-            if on_play is not None:
-                on_play(ci, r, played)
-            seat_need, table_need = counted.overflow()
-            if seat_need or table_need:  # a value beyond a histogram: the same deals again, counted wide enough
-                seat_hist.widen(seat_need)
-                table_hist.widen(table_need)
-                pool[("width", "seat")], pool[("width", "table")] = seat_hist.width, table_hist.width
-                counted = tally(sums=False)
-                game.play(seats, deals, lo, spec, cell, tally=counted.arrays)
-            seat_hist.add(counted.seat_counts.sum(axis=0), [index[("strategy", ci, n, name)] for name in distinct])
-            table_hist.add(counted.table_counts.sum(axis=0)[None], [ci])
-        scratch.folded()
-        tables.folded()
+        counted = tally()
+        started = time.perf_counter()
+        played = game.play(seatings, deals, lo, spec, cell, tally=counted.arrays, rows=on_play is not None)
+        if clock is not None:
+            clock[0] += time.perf_counter() - started
+        if on_play is not None:
+            for r in range(rotations):
+                on_play(ci, r, game.seating(played, r))
+        seat_need, table_need = counted.overflow()
+        if seat_need or table_need:  # a value beyond a histogram: the same deals again, counted wide enough
+            seat_hist.widen(seat_need)
+            table_hist.widen(table_need)
+            pool[("width", "seat")], pool[("width", "table")] = seat_hist.width, table_hist.width
+            counted = tally(sums=False)
+            game.play(seatings, deals, lo, spec, cell, tally=counted.arrays)
+        seat_hist.add(counted.seat_counts.sum(axis=0), [index[("strategy", ci, n, name)] for name in distinct])
+        table_hist.add(counted.table_counts.sum(axis=0)[None], [ci])
         part = folds[0].moments()
         seat.place(own, part)
         _place_pairs(seat, part, half, lay, ci)

@@ -26,7 +26,7 @@ from simkit.ezelen.rules import (
     check_players,
     check_rules,
 )
-from simkit.ezelen.strategy import Seat, lineup_arrays
+from simkit.ezelen.strategy import Seat, lineup_arrays, rotation_arrays
 from simkit.ezelen.trace import round_record
 from simkit.rng import check_seed, py_hand_state, py_match_seed
 from simkit.tally import Tally, slots
@@ -83,91 +83,142 @@ def _raise_illegal(seats: list[Seat], row: np.ndarray) -> None:
         f"round {round_no}, turn {turn}: passed value {value}, {why} (Z3: a player passes one of its own cards)")
 
 
-def _check_errors(seats, errs) -> None:
-    worst = errs[np.lexsort((errs[:, 1], errs[:, 0]))[0]]
-    if worst[0] != NO_ERROR:
-        _raise_illegal(seats, worst)
+def _check_errors(seatings: list[list[Seat]], errs: np.ndarray) -> None:
+    """Raise for a parallel driver's first failure in the order played: (match, rotation, round)."""
+    worst = errs[np.lexsort((errs[:, 2], errs[:, 0], errs[:, 1]))[0]]
+    if worst[1] != NO_ERROR:
+        _raise_illegal(seatings[int(worst[0])], worst[1:])
 
 
 def _engine_args(run: _Setup) -> tuple:
     return (run.fns, run.params, run.model, len(run.seats), run.rules["beat"], run.rules["max_turns"])
 
 
+@dataclass(frozen=True)
+class _Seatings:
+    """Several seatings of one table (a lineup's rotations) as the parallel drivers take them."""
+
+    seed: int
+    rules: dict
+    seatings: list[list[Seat]]
+    args: tuple  # fns, order, params, model, players, beat, max_turns
+
+
+def _seatings(seatings: list[list[Seat]], seed: int, rules: dict | None, models: list[dict | None]) -> _Seatings:
+    check_players(len(seatings[0]))
+    rules = check_rules(rules or {})
+    fns, order, params = rotation_arrays(seatings)
+    model = np.stack([model_matrix([dict(s.model) for s in seats], over) for seats, over in zip(seatings, models)])
+    return _Seatings(check_seed(seed), rules, seatings,
+                     (fns, order, params, model, len(seatings[0]), rules["beat"], rules["max_turns"]))
+
+
 def play(seats: list[Seat], rounds: int, seed: int, rules: dict | None = None, model: dict | None = None,
-         first: int = 0, chunks: int = 1, progress: Callable[[int], None] | None = None,
-         tally: tuple | None = None) -> RoundResults:
+         first: int = 0, chunks: int = 1, progress: Callable[[int], None] | None = None) -> RoundResults:
     """Single rounds (round 0 of matches first..first+rounds-1) on all threads; identical for any
-    `chunks`. With a `tally` (simkit.tally; its deal slots 0..rounds-1), each round is added to it
-    as it is played."""
-    run = _setup(seats, seed, rules, model)
+    `chunks`."""
+    out = play_rotations([seats], rounds, seed, rules, [model], first, chunks, progress)
+    return RoundResults(*(getattr(out, f.name)[0] for f in fields(RoundResults)))
+
+
+def play_rotations(seatings: list[list[Seat]], rounds: int, seed: int, rules: dict | None = None,
+                   models: list[dict | None] | None = None, first: int = 0, chunks: int = 1,
+                   progress: Callable[[int], None] | None = None, tally: tuple | None = None) -> RoundResults:
+    """`play` with each seating (the same deals replayed, the strategies moved round the table,
+    each with its model overrides; the results' first axis), each round in every seating before
+    the next. With a `tally` (simkit.tally; its deal slots 0..rounds-1), each round is added to
+    it as it is played."""
+    run = _seatings(seatings, seed, rules, models or [None] * len(seatings))
     if rounds <= 0:
         raise SimkitError(f"rounds must be positive, got {rounds}")
-    out = _round_results(rounds)
+    out = _round_results((len(seatings), rounds))
     tally = Tally.off() if tally is None else tally
     for lo, hi in spans(rounds, chunks, progress):
-        errs = play_rounds(*_engine_args(run), np.uint64(run.seed), first + lo, out.loser[lo:hi],
-                           out.reason[lo:hi], out.turns[lo:hi], out.first_signal[lo:hi], blocks_for(hi - lo),
-                           slots(tally, lo, hi))
-        _check_errors(seats, errs)
+        part = out if (lo, hi) == (0, rounds) else _round_results((len(seatings), hi - lo))
+        errs = play_rounds(*run.args, np.uint64(run.seed), first + lo, part.loser, part.reason, part.turns,
+                           part.first_signal, blocks_for(hi - lo), slots(tally, lo, hi))
+        _check_errors(seatings, errs)
+        if part is not out:
+            for f in fields(RoundResults):
+                getattr(out, f.name)[:, lo:hi] = getattr(part, f.name)
     return out
 
 
 def matches(seats: list[Seat], count: int, seed: int, rules: dict | None = None, model: dict | None = None,
             first: int = 0, max_rounds: int = DEFAULT_MAX_ROUNDS, chunks: int = 1,
-            progress: Callable[[int], None] | None = None, tally: tuple | None = None) -> MatchResults:
+            progress: Callable[[int], None] | None = None) -> MatchResults:
     """Z7: `count` matches, each dealt round after round until somebody has four letters;
-    identical for any `chunks`. With a `tally` (simkit.tally, wide; its deal slots 0..count-1),
-    each match is added to it, round by round, as it is played."""
+    identical for any `chunks`."""
     if count <= 0:
         raise SimkitError(f"matches must be positive, got {count}")
-    tally = Tally.off(wide=True) if tally is None else tally
-    parts = [_matches(seats, hi - lo, seed, rules, model, first + lo, max_rounds, record=False,
-                      tally=slots(tally, lo, hi))[0]
+    parts = [_matches([seats], hi - lo, seed, rules, [model], first + lo, max_rounds, record=False,
+                      tally=Tally.off(wide=True))[0]
              for lo, hi in spans(count, chunks, progress)]
-    return parts[0] if len(parts) == 1 else MatchResults(
-        *(np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(MatchResults)))
+    return MatchResults(*(np.concatenate([getattr(p, f.name)[0] for p in parts]) for f in fields(MatchResults)))
+
+
+def match_rotations(seatings: list[list[Seat]], count: int, seed: int, rules: dict | None = None,
+                    models: list[dict | None] | None = None, first: int = 0, max_rounds: int = DEFAULT_MAX_ROUNDS,
+                    tally: tuple | None = None) -> MatchResults:
+    """`matches` with each seating (the results' first axis), as `play_rotations`. With a
+    `tally` (simkit.tally, wide; its deal slots 0..count-1), each match is added to it, round by
+    round, as it is played."""
+    return _matches(seatings, count, seed, rules, models or [None] * len(seatings), first, max_rounds, record=False,
+                    tally=Tally.off(wide=True) if tally is None else tally)[0]
 
 
 def match_rounds(seats: list[Seat], count: int, seed: int, rules: dict | None = None, model: dict | None = None,
-                 first: int = 0, max_rounds: int = DEFAULT_MAX_ROUNDS,
-                 tally: tuple | None = None) -> tuple[MatchResults, RoundResults, np.ndarray]:
+                 first: int = 0, max_rounds: int = DEFAULT_MAX_ROUNDS) -> tuple[MatchResults, RoundResults, np.ndarray]:
     """Matches as `matches`, and every round of them: rows offsets[m]..offsets[m+1]-1 of the
     RoundResults are the rounds of match first + m, in order. The matches are played twice
     (first to count their rounds), the price of knowing every round."""
-    return _matches(seats, count, seed, rules, model, first, max_rounds, record=True,
+    out, per_round, offsets = match_round_rotations([seats], count, seed, rules, [model], first, max_rounds)
+    return (MatchResults(*(getattr(out, f.name)[0] for f in fields(MatchResults))), per_round,
+            np.append(offsets[0], len(per_round.loser)))
+
+
+def match_round_rotations(seatings: list[list[Seat]], count: int, seed: int, rules: dict | None = None,
+                          models: list[dict | None] | None = None, first: int = 0,
+                          max_rounds: int = DEFAULT_MAX_ROUNDS, tally: tuple | None = None
+                          ) -> tuple[MatchResults, RoundResults, np.ndarray]:
+    """`match_rounds` with each seating: the matches' results with the seating as their first
+    axis; every round of them in one RoundResults, seating after seating: rows offsets[r, m]..
+    are the rounds of match first + m in seating r."""
+    return _matches(seatings, count, seed, rules, models or [None] * len(seatings), first, max_rounds, record=True,
                     tally=Tally.off(wide=True) if tally is None else tally)
 
 
-def _matches(seats, count, seed, rules, model, first, max_rounds, record, tally):
-    run = _setup(seats, seed, rules, model)
+def _matches(seatings, count, seed, rules, models, first, max_rounds, record, tally):
+    run = _seatings(seatings, seed, rules, models)
     if count <= 0:
         raise SimkitError(f"matches must be positive, got {count}")
     if max_rounds <= 0:
         raise SimkitError(f"max_rounds must be positive, got {max_rounds}")
-    n = len(seats)
+    n, rotations = len(seatings[0]), len(seatings)
     blocks = blocks_for(count)
 
     def play(offsets, per_round, tally):
-        out = MatchResults(np.zeros(count, np.int8), np.zeros(count, np.int64), np.zeros((count, n), np.int8),
-                           np.zeros((count, len(REASONS)), np.int64))
-        errs = play_matches(*_engine_args(run), max_rounds, np.uint64(run.seed), first, out.donkey, out.rounds,
-                            out.letters, out.reasons, offsets, per_round.loser, per_round.reason, per_round.turns,
-                            per_round.first_signal, blocks, tally)
-        _check_errors(seats, errs)
+        shape = (rotations, count)
+        out = MatchResults(np.zeros(shape, np.int8), np.zeros(shape, np.int64), np.zeros(shape + (n,), np.int8),
+                           np.zeros(shape + (len(REASONS),), np.int64))
+        errs = play_matches(*run.args, max_rounds, np.uint64(run.seed), first, out.donkey,
+                            out.rounds, out.letters, out.reasons, offsets, per_round.loser, per_round.reason,
+                            per_round.turns, per_round.first_signal, blocks, tally)
+        _check_errors(seatings, errs)
         return out
 
-    out = play(np.zeros(0, np.int64), _round_results(0), Tally.off(wide=True) if record else tally)
+    out = play(np.zeros((rotations, 0), np.int64), _round_results(0), Tally.off(wide=True) if record else tally)
     if not record:
         return out, None, None
-    offsets = np.concatenate([[0], np.cumsum(out.rounds)]).astype(np.int64)
+    offsets = np.concatenate([[0], np.cumsum(out.rounds.ravel())]).astype(np.int64)
     per_round = _round_results(int(offsets[-1]))
-    play(offsets[:-1].copy(), per_round, tally)
-    return out, per_round, offsets
+    play(offsets[:-1].reshape(rotations, count).copy(), per_round, tally)
+    return out, per_round, offsets[:-1].reshape(rotations, count)
 
 
-def _round_results(rounds: int) -> RoundResults:
-    return RoundResults(np.zeros(rounds, np.int8), np.zeros(rounds, np.int8), np.zeros(rounds, np.int32),
-                        np.zeros(rounds, np.int32))
+def _round_results(shape) -> RoundResults:
+    return RoundResults(np.zeros(shape, np.int8), np.zeros(shape, np.int8), np.zeros(shape, np.int32),
+                        np.zeros(shape, np.int32))
 
 
 LOG_CELLS = 2_000_000  # pass-log entries per call of the logged driver (16 MB)

@@ -3,7 +3,9 @@
 Round j of match m in a run with seed S draws from key = rng.hand_state(rng.match_seed(S, m), j),
 so any split into chunks or threads gives bit-identical results. A run of single rounds plays
 round 0 of matches first, first+1, … (so its rounds are the first rounds of the same run's
-matches).
+matches). The parallel drivers replay each block of deals in every rotation of the lineup
+(order[r, s]: the lineup entry seated at s in rotation r; params and model per rotation) before
+the next block, so a deal's sums stay in the cache from its first replay to its last.
 """
 
 import numba as nb
@@ -26,17 +28,19 @@ from simkit.ezelen.engine import (
 from simkit.ezelen.measures import END, round_rows
 from simkit.ezelen.rules import DONKEY_AT, MAX_PLAYERS, N_VALUES
 from simkit.ezelen.strategy import LINEUP, MEMORY_SIZE
+from simkit.lowlevel import arranged
 from simkit.rng import hand_state, match_seed
 from simkit.tally import ROWS, TALLY, TALLY_WIDE, add_rows, buffers, counting
 
 _F2 = nb.float64[:, ::1]
+_ROTATED = (nb.int64[:, ::1], nb.float64[:, :, ::1], nb.float64[:, :, ::1])  # order[r, s], params, model [r, s, :]
 _ROUNDS_SIG = nb.int64[:, ::1](
-    LINEUP, _F2, _F2, nb.int64, nb.float64, nb.int64, nb.uint64, nb.int64,
-    nb.int8[::1], nb.int8[::1], nb.int32[::1], nb.int32[::1], nb.int64, TALLY,
+    LINEUP, *_ROTATED, nb.int64, nb.float64, nb.int64, nb.uint64, nb.int64,
+    nb.int8[:, ::1], nb.int8[:, ::1], nb.int32[:, ::1], nb.int32[:, ::1], nb.int64, TALLY,
 )
 _MATCHES_SIG = nb.int64[:, ::1](
-    LINEUP, _F2, _F2, nb.int64, nb.float64, nb.int64, nb.int64, nb.uint64, nb.int64,
-    nb.int8[::1], nb.int64[::1], nb.int8[:, ::1], nb.int64[:, ::1], nb.int64[::1],
+    LINEUP, *_ROTATED, nb.int64, nb.float64, nb.int64, nb.int64, nb.uint64, nb.int64,
+    nb.int8[:, ::1], nb.int64[:, ::1], nb.int8[:, :, ::1], nb.int64[:, :, ::1], nb.int64[:, ::1],
     nb.int8[::1], nb.int8[::1], nb.int32[::1], nb.int32[::1], nb.int64, TALLY_WIDE,
 )
 _LOGGED_SIG = nb.int64(
@@ -46,7 +50,7 @@ _LOGGED_SIG = nb.int64(
 )
 
 NO_ERROR = np.iinfo(np.int64).max
-ERR_ROW = 2 + ERR_WIDTH  # match, round, then the engine's err row
+ERR_ROW = 2 + ERR_WIDTH  # match, round, then the engine's err row (a driver's table has the rotation first)
 
 
 @nb.njit(cache=True)
@@ -61,143 +65,165 @@ def _scratch():
 
 
 @nb.njit(cache=True)
-def _rounds_range(strats, params, model, n, beat, max_turns, seed, first, lo, hi, loser, reason, turns,
-                  first_signal, err):
-    """Rounds first+lo .. first+hi-1 into rows lo..hi-1; stops at the first illegal move."""
-    hands, views, memory, rngs, stack, state, copies, outcome, e = _scratch()
-    rng = np.zeros(1, dtype=np.uint64)
-    letters = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    log = np.zeros((0, MAX_PLAYERS), dtype=np.int64)
-    for r in range(lo, hi):
-        key = hand_state(match_seed(seed, first + r), 0)
-        rng[0] = key
-        deal(hands, stack, n, rng)
-        start_round(views, memory, rngs, key, n, 0, letters)
-        if play_round(strats, params, model, n, beat, max_turns, hands, views, memory, rngs, rng, state, copies,
-                      outcome, log, e) < 0:
-            err[0] = first + r
-            err[1] = 0
-            err[2:] = e
-            return
-        loser[r] = outcome[LOSER]
-        reason[r] = outcome[REASON]
-        turns[r] = outcome[TURNS]
-        first_signal[r] = outcome[FIRST_SIGNAL]
+def _gathered(tally, n):
+    """A block's outcomes gathered for the tally, got[k, i] (loser, reason, first signal, turns of
+    outcome i; reason END: a match's end), and its row buffers (simkit.tally.buffers)."""
+    return np.zeros((4, ROWS), dtype=np.int64), buffers(tally, n)
 
 
 @nb.njit(cache=True)
-def _tally_rounds(loser, reason, first_signal, turns, n, lo, hi, tally, b):
-    """Block b's rounds lo..hi-1 (deal slots lo..hi-1) into the tally, while they are in the cache."""
-    slot, seat, table, kept = buffers(tally, n)
-    no_letters = np.zeros((0, n), dtype=np.int8)
-    for at in range(lo, hi, ROWS):
-        count = min(ROWS, hi - at)
-        for i in range(count):
-            slot[i] = at + i
-        round_rows(loser, reason, first_signal, turns, no_letters, at, count, slot, seat, table, True)
-        add_rows(tally, b, slot, seat, table, count, kept)
+def _add_outcomes(got, count, letters, ends, tally, b, bufs):
+    """Gathered outcomes 0..count-1 into the tally (rounds end their replay when `ends`)."""
+    slot, rotation, seat, table, kept = bufs
+    round_rows(got[0], got[1], got[2], got[3], letters, count, slot, rotation, seat, table, ends)
+    add_rows(tally, b, slot, rotation, seat, table, count, kept)
+
+
+@nb.njit(cache=True)
+def _rounds_range(strats, order, params, model, n, beat, max_turns, seed, first, lo, hi, loser, reason, turns,
+                  first_signal, err, tally, b):
+    """Rounds first+lo .. first+hi-1, each dealt once and played in every rotation r, into
+    [r, lo..hi-1], and as played into the tally (block b); stops at the first illegal move
+    (err: rotation, round, 0, the engine's row)."""
+    hands, views, memory, rngs, stack, state, copies, outcome, e = _scratch()
+    dealt = np.zeros_like(hands)
+    rng = np.zeros(1, dtype=np.uint64)
+    letters = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    log = np.zeros((0, MAX_PLAYERS), dtype=np.int64)
+    counted = counting(tally)
+    got, bufs = _gathered(tally, n)
+    no_letters = np.zeros((0, 0, n), dtype=np.int8)
+    k = 0
+    for i in range(lo, hi):
+        key = hand_state(match_seed(seed, first + i), 0)
+        rng[0] = key
+        deal(dealt, stack, n, rng)
+        after = rng[0]  # the round's generator once dealt
+        for r in range(order.shape[0]):
+            hands[:] = dealt
+            rng[0] = after
+            start_round(views, memory, rngs, key, n, 0, letters)
+            if play_round(arranged(strats, order[r]), params[r], model[r], n, beat, max_turns, hands, views, memory,
+                          rngs, rng, state, copies, outcome, log, e) < 0:
+                err[0], err[1], err[2] = r, first + i, 0
+                err[3:] = e
+                return
+            loser[r, i] = outcome[LOSER]
+            reason[r, i] = outcome[REASON]
+            turns[r, i] = outcome[TURNS]
+            first_signal[r, i] = outcome[FIRST_SIGNAL]
+            if counted:
+                got[0, k], got[1, k], got[2, k], got[3, k] = (outcome[LOSER], outcome[REASON], outcome[FIRST_SIGNAL],
+                                                              outcome[TURNS])
+                bufs[0][k], bufs[1][k] = i, r
+                k += 1
+                if k == ROWS:
+                    _add_outcomes(got, k, no_letters, True, tally, b, bufs)
+                    k = 0
+    if k:
+        _add_outcomes(got, k, no_letters, True, tally, b, bufs)
 
 
 @nb.njit(_ROUNDS_SIG, parallel=True, nogil=True, cache=True)
-def play_rounds(strats, params, model, n, beat, max_turns, seed, first, loser, reason, turns, first_signal,
+def play_rounds(strats, order, params, model, n, beat, max_turns, seed, first, loser, reason, turns, first_signal,
                 blocks, tally):
-    """Play len(turns) single rounds on all threads in `blocks` blocks; round r is deal slot r of
-    the tally (simkit.tally; empty: none), added block by block. Returns an error table, one row
-    per block: (failing round or NO_ERROR, 0, status, seat, turn, value)."""
-    count = turns.shape[0]
-    errs = np.full((blocks, ERR_ROW), NO_ERROR, dtype=np.int64)
+    """Play single rounds (turns.shape[1] of them) in every rotation r of the lineup, into
+    loser[r], reason[r], turns[r], first_signal[r], on all threads in `blocks` blocks, each round
+    in every rotation before the next; round i is deal slot i of the tally (simkit.tally; empty:
+    none), added as it is played. Returns an error table, one row per block: (rotation, failing
+    round or NO_ERROR, 0, status, seat, turn, value); the first failure in (round, rotation)
+    order is the same whatever the blocking."""
+    count = turns.shape[1]
+    errs = np.full((blocks, 1 + ERR_ROW), NO_ERROR, dtype=np.int64)
     for b in nb.prange(blocks):
         lo, hi = block_range(b, blocks, count)
-        _rounds_range(strats, params, model, n, beat, max_turns, seed, first, lo, hi, loser, reason, turns,
-                      first_signal, errs[b])
-        if counting(tally) and errs[b, 0] == NO_ERROR:
-            _tally_rounds(loser, reason, first_signal, turns, n, lo, hi, tally, b)
+        _rounds_range(strats, order, params, model, n, beat, max_turns, seed, first, lo, hi, loser, reason, turns,
+                      first_signal, errs[b], tally, b)
     return errs
 
 
 @nb.njit(cache=True)
-def _add_outcomes(got, letters, count, slot, seat, table, tally, b, kept):
-    """A block's gathered outcomes 0..count-1 of matches' rounds and ends into the tally."""
-    round_rows(got[0], got[1], got[2], got[3], letters, 0, count, slot, seat, table, False)
-    add_rows(tally, b, slot, seat, table, count, kept)
-
-
-@nb.njit(cache=True)
-def _matches_range(strats, params, model, n, beat, max_turns, max_rounds, seed, first, lo, hi, donkey, rounds,
-                   letters, reasons, offsets, loser_of, reason_of, turns_of, first_signal_of, err, tally, b):
-    """Matches first+lo .. first+hi-1; with `offsets` (one per match, not empty) also every round
-    of match m into rows offsets[m].. of the per-round arrays. Match m is deal slot m of the
-    tally: its rounds' outcomes and its end are gathered ROWS at a time and added."""
+def _matches_range(strats, order, params, model, n, beat, max_turns, max_rounds, seed, first, lo, hi, donkey,
+                   rounds, letters, reasons, offsets, loser_of, reason_of, turns_of, first_signal_of, err, tally, b):
+    """Matches first+lo .. first+hi-1, each in every rotation r; with offsets[r] not empty also
+    every round of match m into rows offsets[r, m].. of the per-round arrays. Match m is deal
+    slot m of the tally: its rounds' outcomes and its end, as played, gathered ROWS at a time."""
     hands, views, memory, rngs, stack, state, copies, outcome, e = _scratch()
     counted = counting(tally)
-    slot, seat, table, kept = buffers(tally, n)
-    got = np.zeros((4, ROWS), dtype=np.int64)  # outcomes gathered: loser, reason, first signal, turns
+    got, bufs = _gathered(tally, n)
     k = 0
     rng = np.zeros(1, dtype=np.uint64)
     held = np.zeros(MAX_PLAYERS, dtype=np.int64)
     log = np.zeros((0, MAX_PLAYERS), dtype=np.int64)
     for m in range(lo, hi):
         ms = match_seed(seed, first + m)
-        held[:] = 0
-        donkey[m] = -1
-        j = 0
-        while j < max_rounds:  # Z7: deal again until somebody spells E-Z-E-L
-            key = hand_state(ms, j)
-            rng[0] = key
-            deal(hands, stack, n, rng)
-            start_round(views, memory, rngs, key, n, j, held)
-            if play_round(strats, params, model, n, beat, max_turns, hands, views, memory, rngs, rng, state,
-                          copies, outcome, log, e) < 0:
-                err[0] = first + m
-                err[1] = j
-                err[2:] = e
-                return
-            if offsets.shape[0] > 0:
-                row = offsets[m] + j
-                loser_of[row] = outcome[LOSER]
-                reason_of[row] = outcome[REASON]
-                turns_of[row] = outcome[TURNS]
-                first_signal_of[row] = outcome[FIRST_SIGNAL]
+        for r in range(order.shape[0]):
+            lineup = arranged(strats, order[r])
+            held[:] = 0
+            donkey[r, m] = -1
+            j = 0
+            while j < max_rounds:  # Z7: deal again until somebody spells E-Z-E-L
+                key = hand_state(ms, j)
+                rng[0] = key
+                deal(hands, stack, n, rng)
+                start_round(views, memory, rngs, key, n, j, held)
+                if play_round(lineup, params[r], model[r], n, beat, max_turns, hands, views, memory, rngs, rng,
+                              state, copies, outcome, log, e) < 0:
+                    err[0], err[1], err[2] = r, first + m, j
+                    err[3:] = e
+                    return
+                if offsets.shape[1] > 0:
+                    row = offsets[r, m] + j
+                    loser_of[row] = outcome[LOSER]
+                    reason_of[row] = outcome[REASON]
+                    turns_of[row] = outcome[TURNS]
+                    first_signal_of[row] = outcome[FIRST_SIGNAL]
+                if counted:
+                    got[0, k], got[1, k], got[2, k], got[3, k] = (outcome[LOSER], outcome[REASON],
+                                                                  outcome[FIRST_SIGNAL], outcome[TURNS])
+                    bufs[0][k], bufs[1][k] = m, r
+                    k += 1
+                    if k == ROWS:
+                        _add_outcomes(got, k, letters, False, tally, b, bufs)
+                        k = 0
+                j += 1
+                reasons[r, m, outcome[REASON]] += 1
+                loser = outcome[LOSER]
+                if loser >= 0:
+                    held[loser] += 1
+                    if held[loser] == DONKEY_AT:
+                        donkey[r, m] = loser
+                        break
+            rounds[r, m] = j
+            for s in range(n):
+                letters[r, m, s] = held[s]
             if counted:
-                got[0, k], got[1, k], got[2, k], got[3, k] = (outcome[LOSER], outcome[REASON], outcome[FIRST_SIGNAL],
-                                                              outcome[TURNS])
-                slot[k] = m
+                got[0, k], got[1, k] = donkey[r, m], END
+                bufs[0][k], bufs[1][k] = m, r
                 k += 1
                 if k == ROWS:
-                    _add_outcomes(got, letters, k, slot, seat, table, tally, b, kept)
+                    _add_outcomes(got, k, letters, False, tally, b, bufs)
                     k = 0
-            j += 1
-            reasons[m, outcome[REASON]] += 1
-            loser = outcome[LOSER]
-            if loser >= 0:
-                held[loser] += 1
-                if held[loser] == DONKEY_AT:
-                    donkey[m] = loser
-                    break
-        rounds[m] = j
-        for s in range(n):
-            letters[m, s] = held[s]
-        if counted:
-            got[0, k], got[1, k] = donkey[m], END
-            slot[k] = m
-            k += 1
-            if k == ROWS or m == hi - 1:
-                _add_outcomes(got, letters, k, slot, seat, table, tally, b, kept)
-                k = 0
+    if k:
+        _add_outcomes(got, k, letters, False, tally, b, bufs)
 
 
 @nb.njit(_MATCHES_SIG, parallel=True, nogil=True, cache=True)
-def play_matches(strats, params, model, n, beat, max_turns, max_rounds, seed, first, donkey, rounds, letters,
+def play_matches(strats, order, params, model, n, beat, max_turns, max_rounds, seed, first, donkey, rounds, letters,
                  reasons, offsets, loser_of, reason_of, turns_of, first_signal_of, blocks, tally):
     """Z7: matches `first`.., each until somebody has four letters (donkey -1 if `max_rounds`
-    rounds pass first); match m is deal slot m of the tally (simkit.tally, wide; empty: none).
-    Errors as play_rounds, with the round in the second column."""
-    count = rounds.shape[0]
-    errs = np.full((blocks, ERR_ROW), NO_ERROR, dtype=np.int64)
+    rounds pass first), each in every rotation r of the lineup before the next (the first axis
+    of donkey, rounds, letters, reasons and offsets: with offsets[r] not empty, every round of
+    match m goes to rows offsets[r, m].. of the per-round arrays); match m is deal slot m of the
+    tally (simkit.tally, wide; empty: none). Errors as play_rounds, with the round in the third
+    column."""
+    count = rounds.shape[1]
+    errs = np.full((blocks, 1 + ERR_ROW), NO_ERROR, dtype=np.int64)
     for b in nb.prange(blocks):
         lo, hi = block_range(b, blocks, count)
-        _matches_range(strats, params, model, n, beat, max_turns, max_rounds, seed, first, lo, hi, donkey, rounds,
-                       letters, reasons, offsets, loser_of, reason_of, turns_of, first_signal_of, errs[b], tally, b)
+        _matches_range(strats, order, params, model, n, beat, max_turns, max_rounds, seed, first, lo, hi, donkey,
+                       rounds, letters, reasons, offsets, loser_of, reason_of, turns_of, first_signal_of, errs[b],
+                       tally, b)
     return errs
 
 

@@ -1,5 +1,6 @@
 """What a run's statistics count of a round or a match (experiments/statistics.py): a seat row per
-seat and a table row, filled from the engine's outcomes into a block's row buffers (simkit.tally).
+seat and a table row, filled from the engine's outcomes, gathered as the driver plays them, into
+a block's row buffers (simkit.tally).
 
 A round: per seat rows 1, lost the round, lost it as the last to copy (Z5), through tempo (Z6);
 per table rows 1, how it ended (one of last, tempo, tie, stalled), whether and when somebody
@@ -20,35 +21,34 @@ _ROUND = len(SEAT)
 
 
 @nb.njit(cache=True)
-def round_rows(loser, reason, first_signal, turns, letters, at, count, slot, seat, table, ends):
-    """Outcomes at..at+count-1 into row buffers 0..count-1 (slot[i]: the outcome's deal slot): a
-    round (its deal's replay ends with it when `ends`), or a match's end (reason END: the donkey
-    in loser, the letters in letters[deal slot])."""
+def round_rows(loser, reason, first_signal, turns, letters, count, slot, rotation, seat, table, ends):
+    """Outcomes 0..count-1, as played (slot[i], rotation[i]: the outcome's deal slot and
+    rotation), into row buffers 0..count-1: a round (its deal's replay ends with it when `ends`),
+    or a match's end (reason END: the donkey in loser, the letters in letters[rotation, slot])."""
     n = seat.shape[1]
     for i in range(count):
-        j = at + i
-        why = reason[j]
+        why = reason[i]
         if why == END:
             for s in range(n):
                 for m in range(_ROUND):
                     seat[i, s, m] = 0
                 seat[i, s, _ROUND] = 1
-                seat[i, s, _ROUND + 1] = 1 if loser[j] == s else 0
-                seat[i, s, _ROUND + 2] = letters[slot[i], s]
+                seat[i, s, _ROUND + 1] = 1 if loser[i] == s else 0
+                seat[i, s, _ROUND + 2] = letters[rotation[i], slot[i], s]
             for m in range(REPLAYS):
                 table[i, m] = 0
             table[i, REPLAYS] = 1
             continue
         last, tempo = why == LAST, why == TEMPO
         for s in range(n):
-            lost = loser[j] == s
+            lost = loser[i] == s
             seat[i, s, 0] = 1
             seat[i, s, 1] = lost
             seat[i, s, 2] = lost and last
             seat[i, s, 3] = lost and tempo
             for m in range(_ROUND, seat.shape[2]):
                 seat[i, s, m] = 0
-        signal = first_signal[j]
+        signal = first_signal[i]
         table[i, 0] = 1
         table[i, 1] = last
         table[i, 2] = tempo
@@ -56,5 +56,5 @@ def round_rows(loser, reason, first_signal, turns, letters, at, count, slot, sea
         table[i, 4] = why == STALLED
         table[i, 5] = signal >= 0
         table[i, 6] = max(signal, 0)
-        table[i, 7] = turns[j]
+        table[i, 7] = turns[i]
         table[i, REPLAYS] = ends

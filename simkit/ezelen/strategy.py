@@ -42,6 +42,11 @@ def lineup_arrays(seats: list[Seat]) -> tuple[tuple, np.ndarray]:
     return decisions.lineup_arrays(seats, MAX_PLAYERS)
 
 
+def rotation_arrays(rotations: list[list[Seat]]) -> tuple[tuple, np.ndarray, np.ndarray]:
+    """The engine's form of a lineup's seatings (simkit.decisions.rotation_arrays)."""
+    return decisions.rotation_arrays(rotations, MAX_PLAYERS)
+
+
 def _model_items(model: Mapping[str, float] | None, where: str) -> tuple[tuple[str, float], ...]:
     return tuple(check_values(model or {}, None, where).items())
 

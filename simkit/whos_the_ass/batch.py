@@ -14,7 +14,7 @@ from simkit.whos_the_ass.action import describe
 from simkit.whos_the_ass.driver import NO_ERROR, play_dealt, play_hands, play_matches, trace_hands
 from simkit.whos_the_ass.engine import ILLEGAL, LOG_WIDTH, MAX_TRICKS
 from simkit.whos_the_ass.rules import MAX_PLAYERS, N_CODES, ass_joker_code, check_players, check_rules
-from simkit.whos_the_ass.strategy import Seat, lineup_arrays
+from simkit.whos_the_ass.strategy import Seat, lineup_arrays, rotation_arrays
 from simkit.whos_the_ass.trace import hand_record
 
 _WHY = {
@@ -31,6 +31,13 @@ class HandResults:
     penalties: np.ndarray  # int16 [hands, players], W17
     tricks: np.ndarray     # int16 [hands]
     ass_end: np.ndarray    # int8 [hands], the seat holding the ass at the end
+
+
+def _check(rotations: list[list[Seat]], errs: np.ndarray) -> None:
+    """Raise for the first failure of an engine call, in (hand, rotation) order."""
+    worst = errs[np.lexsort((errs[:, 0], errs[:, 1]))[0]]
+    if worst[1] != NO_ERROR:
+        _raise_illegal(rotations[int(worst[0])], worst[1:])
 
 
 def _raise_illegal(seats: list[Seat], row: np.ndarray) -> None:
@@ -50,24 +57,37 @@ def _validated(seats: list[Seat], seed: int, rules: dict) -> tuple[int, dict]:
 
 
 def play(seats: list[Seat], hands: int, seed: int, rules: dict | None = None, first: int = 0,
-         chunks: int = 1, progress: Callable[[int], None] | None = None, tally: tuple | None = None) -> HandResults:
-    """Play hands first..first+hands-1 on all threads; identical for any `chunks`. With a `tally`
-    (simkit.tally; its deal slots 0..hands-1), each hand is added to it as it is played."""
-    seed, rules = _validated(seats, seed, rules or {})
+         chunks: int = 1, progress: Callable[[int], None] | None = None) -> HandResults:
+    """Play hands first..first+hands-1 on all threads; identical for any `chunks`."""
+    out = play_rotations([seats], hands, seed, rules, first, chunks, progress)
+    return HandResults(out.penalties[0], out.tricks[0], out.ass_end[0])
+
+
+def play_rotations(rotations: list[list[Seat]], hands: int, seed: int, rules: dict | None = None, first: int = 0,
+                   chunks: int = 1, progress: Callable[[int], None] | None = None,
+                   tally: tuple | None = None) -> HandResults:
+    """Play hands first..first+hands-1 with each seating of `rotations` (the same deals replayed,
+    the strategies moved round the table; the results' first axis), on all threads, each deal in
+    every seating before the next; identical for any `chunks`. With a `tally` (simkit.tally; its
+    deal slots 0..hands-1), each hand is added to it as it is played."""
+    seed, rules = _validated(rotations[0], seed, rules or {})
     if hands <= 0:
         raise SimkitError(f"hands must be positive, got {hands}")
-    n = len(seats)
-    fns, params = lineup_arrays(seats)
+    n, count = len(rotations[0]), len(rotations)
+    fns, order, params = rotation_arrays(rotations)
     code = ass_joker_code(rules["ass_joker"])
-    out = HandResults(np.zeros((hands, n), np.int16), np.zeros(hands, np.int16), np.zeros(hands, np.int8))
+    out = HandResults(np.zeros((count, hands, n), np.int16), np.zeros((count, hands), np.int16),
+                      np.zeros((count, hands), np.int8))
     tally = Tally.off() if tally is None else tally
     for lo, hi in spans(hands, chunks, progress):
-        errs = play_hands(fns, params, n, code, np.uint64(seed), first + lo, out.penalties[lo:hi],
-                          out.tricks[lo:hi], out.ass_end[lo:hi], blocks_for(hi - lo),
-                          slots(tally, lo, hi))
-        worst = errs[np.argmin(errs[:, 0])]
-        if worst[0] != NO_ERROR:
-            _raise_illegal(seats, worst)
+        part = out if (lo, hi) == (0, hands) else HandResults(*(np.zeros((count, hi - lo) + a.shape[2:], a.dtype)
+                                                                  for a in (out.penalties, out.tricks, out.ass_end)))
+        errs = play_hands(fns, order, params, n, code, np.uint64(seed), first + lo, part.penalties, part.tricks,
+                          part.ass_end, blocks_for(hi - lo), slots(tally, lo, hi))
+        _check(rotations, errs)
+        if part is not out:
+            out.penalties[:, lo:hi], out.tricks[:, lo:hi], out.ass_end[:, lo:hi] = part.penalties, part.tricks, \
+                part.ass_end
     return out
 
 
@@ -102,27 +122,33 @@ class MatchResults:
 
     def win_shares(self) -> np.ndarray:
         """Each seat's share of each match's win: lowest total wins, equal lowest share it."""
-        best = self.totals == self.totals.min(axis=1, keepdims=True)
-        return best / best.sum(axis=1, keepdims=True)
+        best = self.totals == self.totals.min(axis=-1, keepdims=True)
+        return best / best.sum(axis=-1, keepdims=True)
 
 
 def matches(seats: list[Seat], count: int, seed: int, rules: dict | None = None, hands: int = 0,
-            threshold: int = 0, first: int = 0, tally: tuple | None = None) -> MatchResults:
-    """Play `count` matches of `hands` hands each, or each until a total reaches `threshold`
+            threshold: int = 0, first: int = 0) -> MatchResults:
+    """Play `count` matches of `hands` hands each, or each until a total reaches `threshold`."""
+    out = match_rotations([seats], count, seed, rules, hands, threshold, first)
+    return MatchResults(out.totals[0], out.hands[0])
+
+
+def match_rotations(rotations: list[list[Seat]], count: int, seed: int, rules: dict | None = None, hands: int = 0,
+                    threshold: int = 0, first: int = 0, tally: tuple | None = None) -> MatchResults:
+    """`matches` with each seating of `rotations` (the results' first axis), as `play_rotations`
     (with a `tally`, each match added to it as deal slot 0..count-1)."""
-    seed, rules = _validated(seats, seed, rules or {})
+    seed, rules = _validated(rotations[0], seed, rules or {})
     if count <= 0:
         raise SimkitError(f"matches must be positive, got {count}")
     if (hands > 0) == (threshold > 0) or hands < 0 or threshold < 0:
         raise SimkitError("a match needs either a positive number of hands or a positive threshold")
-    fns, params = lineup_arrays(seats)
-    out = MatchResults(np.zeros((count, len(seats)), np.int64), np.zeros(count, np.int64))
-    errs = play_matches(fns, params, len(seats), ass_joker_code(rules["ass_joker"]), np.uint64(seed), first,
+    fns, order, params = rotation_arrays(rotations)
+    n = len(rotations[0])
+    out = MatchResults(np.zeros((len(rotations), count, n), np.int64), np.zeros((len(rotations), count), np.int64))
+    errs = play_matches(fns, order, params, n, ass_joker_code(rules["ass_joker"]), np.uint64(seed), first,
                         hands, threshold, out.totals, out.hands, blocks_for(count),
                         Tally.off() if tally is None else tally)
-    worst = errs[np.argmin(errs[:, 0])]
-    if worst[0] != NO_ERROR:
-        _raise_illegal(seats, worst)
+    _check(rotations, errs)
     return out
 
 

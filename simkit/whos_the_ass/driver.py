@@ -1,13 +1,16 @@
 """Drivers over many hands: parallel play for statistics, serial play with logs for traces.
 
 Hand i always starts from rng.hand_state(seed, i), so any split into chunks or threads gives
-bit-identical results.
+bit-identical results. The parallel drivers replay each block of deals in every rotation of the
+lineup (order[r, s]: the lineup entry seated at s in rotation r) before the next block, so a
+deal's sums stay in the cache from its first replay to its last (simkit.tally).
 """
 
 import numba as nb
 import numpy as np
 
 from simkit.blocks import block_range
+from simkit.lowlevel import arranged
 from simkit.rng import hand_state, match_seed
 from simkit.tally import ROWS, TALLY, add_rows, buffers, counting
 from simkit.whos_the_ass import view as V
@@ -18,13 +21,14 @@ from simkit.whos_the_ass.rules import MAX_PLAYERS, N_CODES
 from simkit.whos_the_ass.strategy import LINEUP
 
 _PARAMS = nb.float64[:, ::1]
+_ROTATED = (nb.int64[:, ::1], nb.float64[:, :, ::1])  # order[r, s], params[r, s, :]
 _PLAY_SIG = nb.int64[:, ::1](
-    LINEUP, _PARAMS, nb.int64, nb.int64, nb.uint64, nb.int64,
-    nb.int16[:, ::1], nb.int16[::1], nb.int8[::1], nb.int64, TALLY,
+    LINEUP, *_ROTATED, nb.int64, nb.int64, nb.uint64, nb.int64,
+    nb.int16[:, :, ::1], nb.int16[:, ::1], nb.int8[:, ::1], nb.int64, TALLY,
 )
 _MATCH_SIG = nb.int64[:, ::1](
-    LINEUP, _PARAMS, nb.int64, nb.int64, nb.uint64, nb.int64, nb.int64, nb.int64,
-    nb.int64[:, ::1], nb.int64[::1], nb.int64, TALLY,
+    LINEUP, *_ROTATED, nb.int64, nb.int64, nb.uint64, nb.int64, nb.int64, nb.int64,
+    nb.int64[:, :, ::1], nb.int64[:, ::1], nb.int64, TALLY,
 )
 _TRACE_SIG = nb.void(
     LINEUP, _PARAMS, nb.int64, nb.int64, nb.uint64, nb.int64,
@@ -32,59 +36,76 @@ _TRACE_SIG = nb.void(
 )
 
 NO_ERROR = np.iinfo(np.int64).max
+ERR_ROW = 2 + ERR_WIDTH  # rotation, hand (or match), then the engine's err row
 
 
 @nb.njit(cache=True)
-def _play_range(strats, params, n, ass_joker, seed, first, lo, hi, penalties, tricks, ass_end, err):
-    """Hands first+lo .. first+hi-1 into rows lo..hi-1; stops at the first illegal move."""
-    hands = np.zeros((MAX_PLAYERS, N_CODES), dtype=np.int64)
-    view = np.zeros(V.SIZE, dtype=np.int64)
-    stack = np.zeros(STACK_SIZE, dtype=STACK_DTYPE)
-    rng = np.zeros(1, dtype=np.uint64)
-    rngs = np.zeros((MAX_PLAYERS, 1), dtype=np.uint64)
-    scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
-    e = np.zeros(ERR_WIDTH, dtype=np.int64)
-    for r in range(lo, hi):
-        rng[0] = hand_state(seed, first + r)
-        seed_seats(rngs, rng[0], n)
-        leader = deal(hands, stack, n, rng)
-        t = play(strats, params, n, ass_joker, leader, hands, view, rngs, scores, 0, log, e)
-        if t < 0:
-            err[0] = first + r
-            err[1:] = e
-            return
-        tricks[r] = t
-        ass_end[r] = view[V.ASS_HOLDER]
-        for s in range(n):
-            penalties[r, s] = penalty_of(hands[s])
+def _scratch():
+    """A block's working arrays: hands, view, stack, rng, seat streams, scores, (no) log, err,
+    the deal as dealt."""
+    return (np.zeros((MAX_PLAYERS, N_CODES), dtype=np.int64), np.zeros(V.SIZE, dtype=np.int64),
+            np.zeros(STACK_SIZE, dtype=STACK_DTYPE), np.zeros(1, dtype=np.uint64),
+            np.zeros((MAX_PLAYERS, 1), dtype=np.uint64), np.zeros(MAX_PLAYERS, dtype=np.int64),
+            np.zeros((0, LOG_WIDTH), dtype=np.int64), np.zeros(ERR_WIDTH, dtype=np.int64),
+            np.zeros((MAX_PLAYERS, N_CODES), dtype=np.int64))
 
 
 @nb.njit(cache=True)
-def _tally_hands(penalties, ass_end, tricks, lo, hi, tally, b):
-    """Block b's hands lo..hi-1 (deal slots lo..hi-1) into the tally, while they are in the cache."""
-    slot, seat, table, kept = buffers(tally, penalties.shape[1])
-    for at in range(lo, hi, ROWS):
-        count = min(ROWS, hi - at)
-        hand_rows(penalties, ass_end, tricks, at, count, slot, seat, table)
-        add_rows(tally, b, slot, seat, table, count, kept)
+def _play_range(strats, order, params, n, ass_joker, seed, first, lo, hi, penalties, tricks, ass_end, err,
+                scratch):
+    """Hands first+lo .. first+hi-1, each dealt once and played in every rotation r, into
+    [r, lo..hi-1]; stops at the first illegal move (err: rotation, hand, the engine's row)."""
+    hands, view, stack, rng, rngs, scores, log, e, dealt = scratch
+    for h in range(lo, hi):
+        key = hand_state(seed, first + h)
+        rng[0] = key
+        leader = deal(dealt, stack, n, rng)
+        for r in range(order.shape[0]):
+            hands[:] = dealt
+            seed_seats(rngs, key, n)
+            t = play(arranged(strats, order[r]), params[r], n, ass_joker, leader, hands, view, rngs, scores, 0, log, e)
+            if t < 0:
+                err[0], err[1] = r, first + h
+                err[2:] = e
+                return
+            tricks[r, h] = t
+            ass_end[r, h] = view[V.ASS_HOLDER]
+            for s in range(n):
+                penalties[r, h, s] = penalty_of(hands[s])
+
+
+@nb.njit(cache=True)
+def _tally_hands(penalties, ass_end, tricks, lo, hi, tally, b, bufs):
+    """Hands lo..hi-1 (deal slots lo..hi-1) of every rotation, played by block b, into the
+    tally while they are in the cache."""
+    slot, rotation, seat, table, kept = bufs
+    count = hand_rows(penalties, ass_end, tricks, lo, hi, slot, rotation, seat, table)
+    add_rows(tally, b, slot, rotation, seat, table, count, kept)
 
 
 @nb.njit(_PLAY_SIG, parallel=True, nogil=True, cache=True)
-def play_hands(strats, params, n, ass_joker, seed, first, penalties, tricks, ass_end, blocks, tally):
-    """Play len(tricks) hands, hands `first`.. of the run, on all threads in `blocks` blocks;
-    hand r is deal slot r of the tally (simkit.tally; empty: none), added block by block.
+def play_hands(strats, order, params, n, ass_joker, seed, first, penalties, tricks, ass_end, blocks, tally):
+    """Play hands `first`.. of the run (tricks.shape[1] of them) in every rotation r of the
+    lineup, into penalties[r], tricks[r], ass_end[r], on all threads in `blocks` blocks, each
+    hand in every rotation before the next; hand i is deal slot i of the tally (simkit.tally;
+    empty: none), added as it is played.
 
-    Returns an error table, one row per block: (failing hand or NO_ERROR, status, seat, trick,
-    action, phase); the lowest failing hand is the same whatever the blocking.
+    Returns an error table, one row per block: (rotation, failing hand, or NO_ERROR twice, then
+    status, seat, trick, action, phase); the first failure in (hand, rotation) order is the same
+    whatever the blocking.
     """
-    count = tricks.shape[0]
-    errs = np.full((blocks, 1 + ERR_WIDTH), NO_ERROR, dtype=np.int64)
+    count, span = tricks.shape[1], max(1, ROWS // order.shape[0])  # hands whose rows fill a buffer
+    errs = np.full((blocks, ERR_ROW), NO_ERROR, dtype=np.int64)
     for b in nb.prange(blocks):
         lo, hi = block_range(b, blocks, count)
-        _play_range(strats, params, n, ass_joker, seed, first, lo, hi, penalties, tricks, ass_end, errs[b])
-        if counting(tally) and errs[b, 0] == NO_ERROR:
-            _tally_hands(penalties, ass_end, tricks, lo, hi, tally, b)
+        scratch, bufs = _scratch(), buffers(tally, n)
+        for at in range(lo, hi, span):
+            _play_range(strats, order, params, n, ass_joker, seed, first, at, min(hi, at + span), penalties, tricks,
+                        ass_end, errs[b], scratch)
+            if errs[b, 1] != NO_ERROR:
+                break
+            if counting(tally):
+                _tally_hands(penalties, ass_end, tricks, at, min(hi, at + span), tally, b, bufs)
     return errs
 
 
@@ -113,64 +134,64 @@ def trace_hands(strats, params, n, ass_joker, seed, first, deals, finals, logs, 
 
 
 @nb.njit(cache=True)
-def _match_range(strats, params, n, ass_joker, seed, first, hands_per_match, threshold, lo, hi,
-                 totals, lengths, err):
-    hands = np.zeros((MAX_PLAYERS, N_CODES), dtype=np.int64)
-    view = np.zeros(V.SIZE, dtype=np.int64)
-    stack = np.zeros(STACK_SIZE, dtype=STACK_DTYPE)
-    rng = np.zeros(1, dtype=np.uint64)
-    rngs = np.zeros((MAX_PLAYERS, 1), dtype=np.uint64)
-    log = np.zeros((0, LOG_WIDTH), dtype=np.int64)
-    e = np.zeros(ERR_WIDTH, dtype=np.int64)
-    for r in range(lo, hi):
-        ms = match_seed(seed, first + r)
-        scores = totals[r]
-        scores[:] = 0
-        j = 0
-        while True:
-            rng[0] = hand_state(ms, j)
-            seed_seats(rngs, rng[0], n)
-            leader = deal(hands, stack, n, rng)
-            if play(strats, params, n, ass_joker, leader, hands, view, rngs, scores, j, log, e) < 0:
-                err[0] = first + r
-                err[1:] = e
-                return
-            for s in range(n):
-                scores[s] += penalty_of(hands[s])
-            j += 1
-            if hands_per_match > 0 and j >= hands_per_match:
-                break
-            if threshold > 0 and scores[:n].max() >= threshold:
-                break
-        lengths[r] = j
+def _match_range(strats, order, params, n, ass_joker, seed, first, hands_per_match, threshold, lo, hi,
+                 totals, lengths, err, scratch):
+    """Matches first+lo .. first+hi-1, each in every rotation r, into [r, lo..hi-1]; stops at the
+    first illegal move (err: rotation, match, the engine's row)."""
+    hands, view, stack, rng, rngs, _, log, e, _ = scratch
+    for m in range(lo, hi):
+        ms = match_seed(seed, first + m)
+        for r in range(order.shape[0]):
+            lineup = arranged(strats, order[r])
+            scores = totals[r, m]
+            scores[:] = 0
+            j = 0
+            while True:
+                rng[0] = hand_state(ms, j)
+                seed_seats(rngs, rng[0], n)
+                leader = deal(hands, stack, n, rng)
+                if play(lineup, params[r], n, ass_joker, leader, hands, view, rngs, scores, j, log, e) < 0:
+                    err[0], err[1] = r, first + m
+                    err[2:] = e
+                    return
+                for s in range(n):
+                    scores[s] += penalty_of(hands[s])
+                j += 1
+                if hands_per_match > 0 and j >= hands_per_match:
+                    break
+                if threshold > 0 and scores[:n].max() >= threshold:
+                    break
+            lengths[r, m] = j
 
 
 @nb.njit(cache=True)
-def _tally_matches(totals, lengths, lo, hi, tally, b):
-    """Block b's matches lo..hi-1 (deal slots lo..hi-1) into the tally."""
-    slot, seat, table, kept = buffers(tally, totals.shape[1])
-    for at in range(lo, hi, ROWS):
-        count = min(ROWS, hi - at)
-        match_rows(totals, lengths, at, count, slot, seat, table)
-        add_rows(tally, b, slot, seat, table, count, kept)
+def _tally_matches(totals, lengths, lo, hi, tally, b, bufs):
+    """Matches lo..hi-1 (deal slots lo..hi-1) of every rotation, played by block b, into the tally."""
+    slot, rotation, seat, table, kept = bufs
+    count = match_rows(totals, lengths, lo, hi, slot, rotation, seat, table)
+    add_rows(tally, b, slot, rotation, seat, table, count, kept)
 
 
 @nb.njit(_MATCH_SIG, parallel=True, nogil=True, cache=True)
-def play_matches(strats, params, n, ass_joker, seed, first, hands_per_match, threshold, totals,
+def play_matches(strats, order, params, n, ass_joker, seed, first, hands_per_match, threshold, totals,
                  lengths, blocks, tally):
     """W18: matches `first`.., each of `hands_per_match` hands or until a total reaches
-    `threshold` (whichever is set, >0). Fills the totals and hands played (and the tally: match
-    r is deal slot r); errors as play_hands."""
-    count = lengths.shape[0]
-    errs = np.full((blocks, 1 + ERR_WIDTH), NO_ERROR, dtype=np.int64)
+    `threshold` (whichever is set, >0), each in every rotation r of the lineup before the next.
+    Fills the totals and hands played of each rotation (and the tally: match i is deal slot i);
+    errors as play_hands."""
+    count, span = lengths.shape[1], max(1, ROWS // order.shape[0])
+    errs = np.full((blocks, ERR_ROW), NO_ERROR, dtype=np.int64)
     for b in nb.prange(blocks):
         lo, hi = block_range(b, blocks, count)
-        _match_range(strats, params, n, ass_joker, seed, first, hands_per_match, threshold, lo, hi,
-                     totals, lengths, errs[b])
-        if counting(tally) and errs[b, 0] == NO_ERROR:
-            _tally_matches(totals, lengths, lo, hi, tally, b)
+        scratch, bufs = _scratch(), buffers(tally, n)
+        for at in range(lo, hi, span):
+            _match_range(strats, order, params, n, ass_joker, seed, first, hands_per_match, threshold, at,
+                         min(hi, at + span), totals, lengths, errs[b], scratch)
+            if errs[b, 1] != NO_ERROR:
+                break
+            if counting(tally):
+                _tally_matches(totals, lengths, at, min(hi, at + span), tally, b, bufs)
     return errs
-
 
 
 _DEALT_SIG = nb.int64(

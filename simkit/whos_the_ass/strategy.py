@@ -32,6 +32,11 @@ def lineup_arrays(seats: list[Seat]) -> tuple[tuple, np.ndarray]:
     return decisions.lineup_arrays(seats, MAX_PLAYERS)
 
 
+def rotation_arrays(rotations: list[list[Seat]]) -> tuple[tuple, np.ndarray, np.ndarray]:
+    """The engine's form of a lineup's seatings (simkit.decisions.rotation_arrays)."""
+    return decisions.rotation_arrays(rotations, MAX_PLAYERS)
+
+
 def strategy(name: str, description: str, params: tuple = ()):
     """Register a decision function `decide(hand, view, params, rng)` under `name`, compiled with
     the fixed signature. A function with the wrong arguments, or one numba cannot compile, is an
