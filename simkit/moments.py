@@ -32,41 +32,40 @@ from simkit.blocks import block_range
 BLOCKS = 64  # fold's partial sums: a fixed split of the deal slots (integers: any split gives the same sums)
 
 
-@nb.njit(cache=True)
-def fold_deal(row, d, folding, part):
-    """Fold one deal's sums, row[j] = S_m of group g at column j = g * M + m, into part `part` of
-    the folding's moments (its arrays, see `Folding`): present[j] the deals with S_j != 0,
-    total[j] = sum of S_j, products[q] = sum of S_first[q] S_second[q] (the Gram and cross
-    moments asked for); groups pool_from[i] are also added to the pooled sums' groups pool_to[i]
-    in deal slot d (sums pooled over cells). Every deal is folded, so the sums run over every
-    deal: a group without rows in a deal (S_0 = 0) has all its sums 0 there. `row` is left zero."""
+@nb.njit(cache=True, _nrt=False)
+def fold_rows(rows, slots, count, folding, part):
+    """Fold deals 0..count-1, whose sums are rows[i, j] = S_m of group g at column j = g * M + m,
+    into part `part` of the folding's moments (its arrays, see `Folding`): present[j] the deals
+    with S_j != 0, total[j] = sum of S_j, products[q] = sum of S_first[q] S_second[q] (the Gram
+    and cross moments asked for); groups pool_from[k] are also added to the pooled sums' groups
+    pool_to[k] in deal slot slots[i] (sums pooled over cells). Every deal is folded, so the sums
+    run over every deal: a group without rows in a deal (S_0 = 0) has all its sums 0 there."""
     first, second, present, total, products, pool_from, pool_to, pooled = folding
     measures = pooled.shape[2]
-    for k in range(pool_from.shape[0]):
-        for m in range(measures):
-            pooled[d, pool_to[k], m] += row[pool_from[k] * measures + m]
-    for j in range(row.shape[0]):
-        present[part, j] += row[j] != 0
-        total[part, j] += row[j]
-    for q in range(first.shape[0]):
-        products[part, q] += row[first[q]] * row[second[q]]
-    row[:] = 0
+    for i in range(count):
+        for k in range(pool_from.shape[0]):
+            for m in range(measures):
+                pooled[slots[i], pool_to[k], m] += rows[i, pool_from[k] * measures + m]
+        for j in range(rows.shape[1]):
+            v = np.int64(rows[i, j])
+            present[part, j] += v != 0
+            total[part, j] += v
+        for q in range(first.shape[0]):
+            products[part, q] += np.int64(rows[i, first[q]]) * np.int64(rows[i, second[q]])
 
 
 @nb.njit(parallel=True, cache=True)
 def fold(sums, folding):
-    """`fold_deal` of every deal slot of per-deal sums[d, g, m], on all threads (part p of the
+    """`fold_rows` of every deal slot of per-deal sums[d, g, m], on all threads (part p of the
     folding folds the p-th of its parts of the slots), leaving them zero."""
     first, second, present, total, products, pool_from, pool_to, pooled = folding  # a parallel loop takes arrays
     parts, deals = present.shape[0], sums.shape[0]
     flat = sums.reshape(deals, sums.shape[1] * sums.shape[2])
     for part in nb.prange(parts):
         lo, hi = block_range(part, parts, deals)
-        row = np.empty(flat.shape[1], dtype=np.int64)
-        for d in range(lo, hi):
-            row[:] = flat[d]
-            flat[d] = 0
-            fold_deal(row, d, (first, second, present, total, products, pool_from, pool_to, pooled), part)
+        fold_rows(flat[lo:hi], np.arange(lo, hi), hi - lo, (first, second, present, total, products, pool_from,
+                                                             pool_to, pooled), part)
+        flat[lo:hi] = 0
 
 
 _SMALL = 2 ** 62  # two int64 values below this in size add up without overflow
@@ -121,7 +120,7 @@ class Folding:
     """What folding some groups' per-deal sums[d, g, m] asks for, and its moments in `parts`
     partial sums (one per block or thread that folds): every group's Gram moments of the (m, k)
     in `want` (default: all), the cross moments of each pair (g, b) of `pairs` [P, 2], and group
-    g's sums added to `pooled`'s group into[g]. `arrays` is what `fold_slots` takes."""
+    g's sums added to `pooled`'s group into[g]. `arrays` is what `fold_rows` takes."""
 
     def __init__(self, groups: int, measures: int, parts: int, pairs: np.ndarray | None = None,
                  want: np.ndarray | None = None, pooled: np.ndarray | None = None,

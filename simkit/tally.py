@@ -3,7 +3,7 @@ statistics (simkit.moments), so a run never writes a row per hand to reduce late
 
 A driver plays each deal in every rotation of the lineup before the next deal. The tally keeps
 the deal's sums for each group (a strategy, a seat) and for the table while its replays are
-played, folds them into the moments as soon as its last replay ends (simkit.moments.fold_deal),
+played, folds them into the moments as soon as its last replay ends (simkit.moments.fold_rows),
 and counts the histograms: all in small arrays that stay in the cache, with one partial sum per
 block of the driver (integers: any split of the deals into blocks gives the same totals).
 
@@ -23,7 +23,7 @@ import numpy as np
 from numba import types
 
 from simkit.blocks import most_blocks
-from simkit.moments import Folding, fold_deal
+from simkit.moments import Folding, fold_rows
 
 ROWS = 64  # rows a block gathers before adding them: small enough for the first-level cache
 
@@ -69,17 +69,19 @@ def buffers(tally, seats):
     """A block's row buffers: deal slots [ROWS], rotations [ROWS], seat rows [ROWS, seat,
     measure], table rows [ROWS, measure]; and what it keeps from one call of `add_rows` to the
     next: the sums of the deal being played (its groups' [group * measures + measure], its
-    table's) and of its replay's seat rows so far for the head to head [seat, 2] (rows, main;
-    [seats, 0]: 1 if there are any)."""
+    table's), those of its replay's seat rows so far for the head to head [seat, 2] (rows,
+    main; [seats, 0]: 1 if there are any), and room for the sums of the deals that end, to be
+    folded [ROWS, ...] with their slots."""
     plan = tally[2]
     groups, measures, width = (plan[GROUPS], plan[MEASURES], plan[TABLE_MEASURES]) if counting(tally) else (1, 1, 2)
     return (np.zeros(ROWS, dtype=np.int64), np.zeros(ROWS, dtype=np.int64),
             np.zeros((ROWS, seats, measures), dtype=np.int64), np.zeros((ROWS, width), dtype=np.int64),
             (np.zeros(groups * measures, dtype=np.int64), np.zeros(width, dtype=np.int64),
-             np.zeros((seats + 1, 2), dtype=np.int64)))
+             np.zeros((seats + 1, 2), dtype=np.int64), np.zeros((ROWS, groups * measures), dtype=np.int64),
+             np.zeros((ROWS, width), dtype=np.int64), np.zeros(ROWS, dtype=np.int64)))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def add_rows(tally, b, deal, rotation, seat, table, count, kept):
     """Rows 0..count-1 of block b's buffers, in the order played, into the tally: row i, of deal
     slot deal[i] in rotation rotation[i], into the sums of its seats' groups and of the table,
@@ -87,10 +89,11 @@ def add_rows(tally, b, deal, rotation, seat, table, count, kept):
     whose head to head (with the replay's earlier rows, if any) goes into the table's last
     measure; in the last rotation it ends the deal, whose sums are then folded."""
     group, side, plan, into, seat_hist, table_hist, over = tally[:7]
-    mine_seat, mine_table, mine = kept
+    mine_seat, mine_table, mine, done_seat, done_table, done_slot = kept
     n, measures, width, last = seat.shape[1], seat.shape[2], table.shape[1], group.shape[0] - 1
     main, seat_hm, table_hm, keep = plan[MAIN], plan[SEAT_HISTOGRAM], plan[TABLE_HISTOGRAM], plan[TABLE_KEEP]
     sums, pairs = plan[SUMS] != 0, plan[PAIRS] != 0
+    done = 0
     for i in range(count):
         r = rotation[i]
         if sums:
@@ -120,9 +123,15 @@ def add_rows(tally, b, deal, rotation, seat, table, count, kept):
                         mine[s, 0] += seat[i, s, 0]
                         mine[s, 1] += seat[i, s, main]
                     mine[n, 0] = 1
-            if ends and r == last:
-                fold_deal(mine_seat, deal[i], tally[7:15], b)
-                fold_deal(mine_table, deal[i], tally[15:23], b)
+            if ends and r == last:  # the deal's sums are complete: folded below
+                for j in range(mine_seat.shape[0]):
+                    done_seat[done, j] = mine_seat[j]
+                    mine_seat[j] = 0
+                for j in range(width):
+                    done_table[done, j] = mine_table[j]
+                    mine_table[j] = 0
+                done_slot[done] = deal[i]
+                done += 1
         if seat_hm >= 0:
             for s in range(n):
                 v = seat[i, s, seat_hm]
@@ -137,6 +146,9 @@ def add_rows(tally, b, deal, rotation, seat, table, count, kept):
                 table_hist[b, v] += 1
             elif v >= over[b, 1]:
                 over[b, 1] = v + 1
+    if done:
+        fold_rows(done_seat, done_slot, done, tally[7:15], b)
+        fold_rows(done_table, done_slot, done, tally[15:23], b)
 
 
 @nb.njit(inline="always", cache=True)

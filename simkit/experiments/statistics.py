@@ -1,9 +1,11 @@
 """A run's results as exact, mergeable statistics (simkit.moments): what `simkit run` keeps by
 default, and all the report reads.
 
-A chunk is a range of deals, played in every cell and every seat rotation, so all the rows of a
-deal are reduced together: its seats, its rotated replays, an Ezelen match's rounds, and the same
-deal in the other cells (for the means pooled over cells). Groups:
+A chunk is a range of deals, played in every cell and every seat rotation; the engine plays each
+deal in all of a cell's rotations in a row and adds its rows as it goes (simkit.tally), so all
+the rows of a deal are reduced together: its seats, its rotated replays, an Ezelen match's
+rounds; and the same deal in the other cells of its player count are added up by deal slot (for
+the means pooled over cells). Groups:
 
 - seat rows (a seat in a hand, round or match): `strategy` (cell, strategy), `seat` (cell, seat)
   and `pooled` (player count, strategy: over all cells of that player count);

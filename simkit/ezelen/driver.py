@@ -25,7 +25,7 @@ from simkit.ezelen.engine import (
     play_round,
     start_round,
 )
-from simkit.ezelen.measures import END, round_rows
+from simkit.ezelen.measures import END, match_rows, round_rows
 from simkit.ezelen.rules import DONKEY_AT, MAX_PLAYERS, N_VALUES
 from simkit.ezelen.strategy import LINEUP, MEMORY_SIZE
 from simkit.lowlevel import arranged
@@ -72,28 +72,20 @@ def _gathered(tally, n):
 
 
 @nb.njit(cache=True)
-def _add_outcomes(got, count, letters, ends, tally, b, bufs):
-    """Gathered outcomes 0..count-1 into the tally (rounds end their replay when `ends`)."""
-    slot, rotation, seat, table, kept = bufs
-    round_rows(got[0], got[1], got[2], got[3], letters, count, slot, rotation, seat, table, ends)
-    add_rows(tally, b, slot, rotation, seat, table, count, kept)
+def _round_scratch():
+    """`_scratch`, with the deal as dealt, the round's generator, no letters and no log."""
+    hands, views, memory, rngs, stack, state, copies, outcome, e = _scratch()
+    return (hands, views, memory, rngs, stack, state, copies, outcome, e, np.zeros_like(hands),
+            np.zeros(1, dtype=np.uint64), np.zeros(MAX_PLAYERS, dtype=np.int64),
+            np.zeros((0, MAX_PLAYERS), dtype=np.int64))
 
 
 @nb.njit(cache=True)
 def _rounds_range(strats, order, params, model, n, beat, max_turns, seed, first, lo, hi, loser, reason, turns,
-                  first_signal, err, tally, b):
+                  first_signal, err, scratch):
     """Rounds first+lo .. first+hi-1, each dealt once and played in every rotation r, into
-    [r, lo..hi-1], and as played into the tally (block b); stops at the first illegal move
-    (err: rotation, round, 0, the engine's row)."""
-    hands, views, memory, rngs, stack, state, copies, outcome, e = _scratch()
-    dealt = np.zeros_like(hands)
-    rng = np.zeros(1, dtype=np.uint64)
-    letters = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    log = np.zeros((0, MAX_PLAYERS), dtype=np.int64)
-    counted = counting(tally)
-    got, bufs = _gathered(tally, n)
-    no_letters = np.zeros((0, 0, n), dtype=np.int8)
-    k = 0
+    [r, lo..hi-1]; stops at the first illegal move (err: rotation, round, 0, the engine's row)."""
+    hands, views, memory, rngs, stack, state, copies, outcome, e, dealt, rng, letters, log = scratch
     for i in range(lo, hi):
         key = hand_state(match_seed(seed, first + i), 0)
         rng[0] = key
@@ -112,16 +104,15 @@ def _rounds_range(strats, order, params, model, n, beat, max_turns, seed, first,
             reason[r, i] = outcome[REASON]
             turns[r, i] = outcome[TURNS]
             first_signal[r, i] = outcome[FIRST_SIGNAL]
-            if counted:
-                got[0, k], got[1, k], got[2, k], got[3, k] = (outcome[LOSER], outcome[REASON], outcome[FIRST_SIGNAL],
-                                                              outcome[TURNS])
-                bufs[0][k], bufs[1][k] = i, r
-                k += 1
-                if k == ROWS:
-                    _add_outcomes(got, k, no_letters, True, tally, b, bufs)
-                    k = 0
-    if k:
-        _add_outcomes(got, k, no_letters, True, tally, b, bufs)
+
+
+@nb.njit(cache=True)
+def _tally_rounds(loser, reason, first_signal, turns, lo, hi, tally, b, bufs):
+    """Rounds lo..hi-1 (deal slots lo..hi-1) of every rotation, played by block b, into the
+    tally while they are in the cache."""
+    slot, rotation, seat, table, kept = bufs
+    count = round_rows(loser, reason, first_signal, turns, lo, hi, slot, rotation, seat, table)
+    add_rows(tally, b, slot, rotation, seat, table, count, kept)
 
 
 @nb.njit(_ROUNDS_SIG, parallel=True, nogil=True, cache=True)
@@ -133,13 +124,26 @@ def play_rounds(strats, order, params, model, n, beat, max_turns, seed, first, l
     none), added as it is played. Returns an error table, one row per block: (rotation, failing
     round or NO_ERROR, 0, status, seat, turn, value); the first failure in (round, rotation)
     order is the same whatever the blocking."""
-    count = turns.shape[1]
+    count, span = turns.shape[1], max(1, ROWS // order.shape[0])  # rounds whose rows fill a buffer
     errs = np.full((blocks, 1 + ERR_ROW), NO_ERROR, dtype=np.int64)
     for b in nb.prange(blocks):
         lo, hi = block_range(b, blocks, count)
-        _rounds_range(strats, order, params, model, n, beat, max_turns, seed, first, lo, hi, loser, reason, turns,
-                      first_signal, errs[b], tally, b)
+        scratch, bufs = _round_scratch(), buffers(tally, n)
+        for at in range(lo, hi, span):
+            _rounds_range(strats, order, params, model, n, beat, max_turns, seed, first, at, min(hi, at + span), loser,
+                          reason, turns, first_signal, errs[b], scratch)
+            if errs[b, 1] != NO_ERROR:
+                break
+            if counting(tally):
+                _tally_rounds(loser, reason, first_signal, turns, at, min(hi, at + span), tally, b, bufs)
     return errs
+
+
+@nb.njit(cache=True)
+def _add_outcomes(got, count, letters, tally, b, slot, rotation, seat, table, kept):
+    """A block's gathered outcomes 0..count-1 of matches' rounds and ends into the tally."""
+    count = match_rows(got[0], got[1], got[2], got[3], letters, count, slot, rotation, seat, table)
+    add_rows(tally, b, slot, rotation, seat, table, count, kept)
 
 
 @nb.njit(cache=True)
@@ -150,7 +154,7 @@ def _matches_range(strats, order, params, model, n, beat, max_turns, max_rounds,
     slot m of the tally: its rounds' outcomes and its end, as played, gathered ROWS at a time."""
     hands, views, memory, rngs, stack, state, copies, outcome, e = _scratch()
     counted = counting(tally)
-    got, bufs = _gathered(tally, n)
+    got, (slot, rotation, seat, table, kept) = _gathered(tally, n)
     k = 0
     rng = np.zeros(1, dtype=np.uint64)
     held = np.zeros(MAX_PLAYERS, dtype=np.int64)
@@ -181,10 +185,10 @@ def _matches_range(strats, order, params, model, n, beat, max_turns, max_rounds,
                 if counted:
                     got[0, k], got[1, k], got[2, k], got[3, k] = (outcome[LOSER], outcome[REASON],
                                                                   outcome[FIRST_SIGNAL], outcome[TURNS])
-                    bufs[0][k], bufs[1][k] = m, r
+                    slot[k], rotation[k] = m, r
                     k += 1
                     if k == ROWS:
-                        _add_outcomes(got, k, letters, False, tally, b, bufs)
+                        _add_outcomes(got, k, letters, tally, b, slot, rotation, seat, table, kept)
                         k = 0
                 j += 1
                 reasons[r, m, outcome[REASON]] += 1
@@ -199,13 +203,13 @@ def _matches_range(strats, order, params, model, n, beat, max_turns, max_rounds,
                 letters[r, m, s] = held[s]
             if counted:
                 got[0, k], got[1, k] = donkey[r, m], END
-                bufs[0][k], bufs[1][k] = m, r
+                slot[k], rotation[k] = m, r
                 k += 1
                 if k == ROWS:
-                    _add_outcomes(got, k, letters, False, tally, b, bufs)
+                    _add_outcomes(got, k, letters, tally, b, slot, rotation, seat, table, kept)
                     k = 0
     if k:
-        _add_outcomes(got, k, letters, False, tally, b, bufs)
+        _add_outcomes(got, k, letters, tally, b, slot, rotation, seat, table, kept)
 
 
 @nb.njit(_MATCHES_SIG, parallel=True, nogil=True, cache=True)

@@ -1,6 +1,6 @@
 """What a run's statistics count of a round or a match (experiments/statistics.py): a seat row per
-seat and a table row, filled from the engine's outcomes, gathered as the driver plays them, into
-a block's row buffers (simkit.tally).
+seat and a table row, filled from the engine's outcomes into a block's row buffers
+(simkit.tally) in the order the driver plays them: each deal in every rotation before the next.
 
 A round: per seat rows 1, lost the round, lost it as the last to copy (Z5), through tempo (Z6);
 per table rows 1, how it ended (one of last, tempo, tie, stalled), whether and when somebody
@@ -20,41 +20,59 @@ END = -1  # the `reason` of an outcome that is a match's end, its donkey in `los
 _ROUND = len(SEAT)
 
 
+@nb.njit(inline="always", cache=True)
+def _round(seat, table, k, loser, why, signal, turns, ends):
+    """Row buffer k from one round's outcome (its replay ends with it when `ends`)."""
+    last, tempo = why == LAST, why == TEMPO
+    for s in range(seat.shape[1]):
+        lost = loser == s
+        seat[k, s, 0] = 1
+        seat[k, s, 1] = lost
+        seat[k, s, 2] = lost and last
+        seat[k, s, 3] = lost and tempo
+        for m in range(_ROUND, seat.shape[2]):
+            seat[k, s, m] = 0
+    table[k, 0] = 1
+    table[k, 1] = last
+    table[k, 2] = tempo
+    table[k, 3] = why == TIE
+    table[k, 4] = why == STALLED
+    table[k, 5] = signal >= 0
+    table[k, 6] = max(signal, 0)
+    table[k, 7] = turns
+    table[k, REPLAYS] = ends
+
+
 @nb.njit(cache=True)
-def round_rows(loser, reason, first_signal, turns, letters, count, slot, rotation, seat, table, ends):
-    """Outcomes 0..count-1, as played (slot[i], rotation[i]: the outcome's deal slot and
-    rotation), into row buffers 0..count-1: a round (its deal's replay ends with it when `ends`),
-    or a match's end (reason END: the donkey in loser, the letters in letters[rotation, slot])."""
-    n = seat.shape[1]
+def round_rows(loser, reason, first_signal, turns, lo, hi, slot, rotation, seat, table):
+    """Single rounds lo..hi-1 of every rotation r (loser[r, round], ...) into row buffers 0..,
+    round by round and rotation by rotation, each its deal's whole replay; returns the rows."""
+    k = 0
+    for i in range(lo, hi):
+        for r in range(turns.shape[0]):
+            slot[k], rotation[k] = i, r
+            _round(seat, table, k, loser[r, i], reason[r, i], first_signal[r, i], turns[r, i], 1)
+            k += 1
+    return k
+
+
+@nb.njit(cache=True)
+def match_rows(loser, reason, first_signal, turns, letters, count, slot, rotation, seat, table):
+    """Outcomes 0..count-1 of matches, as played (slot[i], rotation[i]: the outcome's match and
+    rotation), into row buffers 0..count-1: a round, or a match's end (reason END: the donkey in
+    loser, the letters in letters[rotation, match]), which ends the match's replay; returns the
+    rows."""
     for i in range(count):
-        why = reason[i]
-        if why == END:
-            for s in range(n):
-                for m in range(_ROUND):
-                    seat[i, s, m] = 0
-                seat[i, s, _ROUND] = 1
-                seat[i, s, _ROUND + 1] = 1 if loser[i] == s else 0
-                seat[i, s, _ROUND + 2] = letters[rotation[i], slot[i], s]
-            for m in range(REPLAYS):
-                table[i, m] = 0
-            table[i, REPLAYS] = 1
+        if reason[i] != END:
+            _round(seat, table, i, loser[i], reason[i], first_signal[i], turns[i], 0)
             continue
-        last, tempo = why == LAST, why == TEMPO
-        for s in range(n):
-            lost = loser[i] == s
-            seat[i, s, 0] = 1
-            seat[i, s, 1] = lost
-            seat[i, s, 2] = lost and last
-            seat[i, s, 3] = lost and tempo
-            for m in range(_ROUND, seat.shape[2]):
+        for s in range(seat.shape[1]):
+            for m in range(_ROUND):
                 seat[i, s, m] = 0
-        signal = first_signal[i]
-        table[i, 0] = 1
-        table[i, 1] = last
-        table[i, 2] = tempo
-        table[i, 3] = why == TIE
-        table[i, 4] = why == STALLED
-        table[i, 5] = signal >= 0
-        table[i, 6] = max(signal, 0)
-        table[i, 7] = turns[i]
-        table[i, REPLAYS] = ends
+            seat[i, s, _ROUND] = 1
+            seat[i, s, _ROUND + 1] = 1 if loser[i] == s else 0
+            seat[i, s, _ROUND + 2] = letters[rotation[i], slot[i], s]
+        for m in range(REPLAYS):
+            table[i, m] = 0
+        table[i, REPLAYS] = 1
+    return count
