@@ -25,7 +25,7 @@ from numba import types
 from simkit.blocks import most_blocks
 from simkit.moments import Folding, fold_rows
 
-ROWS = 64  # rows a block gathers before adding them: small enough for the first-level cache
+ROWS = 256  # rows a block gathers before adding them: each call of `add_rows` costs as much as a few rows
 
 _I64_1D = types.Array(types.int64, 1, "C")
 _I64_2D = types.Array(types.int64, 2, "C")
@@ -46,16 +46,18 @@ def _tally_type(pooled: types.Array) -> types.Tuple:
         _I64_3D,   # 4 seat histogram[block, group, value]
         _I64_2D,   # 5 table histogram[block, value]
         _I64_2D,   # 6 over[block, 2]: the largest seat, table value that did not fit, + 1
-    ) + _folding_types(pooled)  # 7..14 how the groups' sums fold (a part per block)
-      + _folding_types(pooled))  # 15..22 how the table's sums fold
+        _I64_1D,   # 7 each group's rows in every deal, when they are known (one per seat and replay)
+    ) + _folding_types(pooled)  # 8..15 how the groups' sums fold (a part per block)
+      + _folding_types(pooled))  # 16..23 how the table's sums fold
 
 
 TALLY = _tally_type(types.Array(types.int32, 3, "C"))
 TALLY_WIDE = _tally_type(types.Array(types.int64, 3, "C"))
 # plan: the main measure; the seat and table histograms' measures, the table measure that keeps a
 # row in its histogram (-1: none); add and fold the sums (1) or only count (0); a head to head (1);
-# the groups, seat measures, table measures
-MAIN, SEAT_HISTOGRAM, TABLE_HISTOGRAM, TABLE_KEEP, SUMS, PAIRS, GROUPS, MEASURES, TABLE_MEASURES = range(9)
+# the groups, seat measures, table measures; every row of the seats and the table counts one
+# (1: their `rows` and the table's `replays` are known, not added)
+MAIN, SEAT_HISTOGRAM, TABLE_HISTOGRAM, TABLE_KEEP, SUMS, PAIRS, GROUPS, MEASURES, TABLE_MEASURES, KNOWN = range(10)
 
 
 @nb.njit(inline="always", cache=True)
@@ -88,11 +90,11 @@ def add_rows(tally, b, deal, rotation, seat, table, count, kept):
     and into the histograms. A row whose `replays` is 1 ends its deal's replay in that rotation,
     whose head to head (with the replay's earlier rows, if any) goes into the table's last
     measure; in the last rotation it ends the deal, whose sums are then folded."""
-    group, side, plan, into, seat_hist, table_hist, over = tally[:7]
+    group, side, plan, into, seat_hist, table_hist, over, rows_of = tally[:8]
     mine_seat, mine_table, mine, done_seat, done_table, done_slot = kept
     n, measures, width, last = seat.shape[1], seat.shape[2], table.shape[1], group.shape[0] - 1
     main, seat_hm, table_hm, keep = plan[MAIN], plan[SEAT_HISTOGRAM], plan[TABLE_HISTOGRAM], plan[TABLE_KEEP]
-    sums, pairs = plan[SUMS] != 0, plan[PAIRS] != 0
+    sums, pairs, known = plan[SUMS] != 0, plan[PAIRS] != 0, plan[KNOWN] != 0
     done = 0
     for i in range(count):
         r = rotation[i]
@@ -102,17 +104,18 @@ def add_rows(tally, b, deal, rotation, seat, table, count, kept):
                     g = group[r, k, s]
                     if g >= 0:
                         at = g * measures
-                        if measures == 4:  # the common width, written out: a third faster than the loop
-                            mine_seat[at] += seat[i, s, 0]
+                        if measures == 4 and known:  # the common case, written out: a third faster
                             mine_seat[at + 1] += seat[i, s, 1]
                             mine_seat[at + 2] += seat[i, s, 2]
                             mine_seat[at + 3] += seat[i, s, 3]
                         else:
-                            for m in range(measures):
+                            for m in range(known, measures):
                                 mine_seat[at + m] += seat[i, s, m]
-            for m in range(width - 1):
+            for m in range(known, width - 2):
                 mine_table[m] += table[i, m]
             ends = table[i, width - 2] > 0
+            if not known:
+                mine_table[width - 2] += ends
             if pairs:
                 if ends:
                     mine_table[width - 1] += beat(mine, seat, i, side[r], main, n)
@@ -124,6 +127,10 @@ def add_rows(tally, b, deal, rotation, seat, table, count, kept):
                         mine[s, 1] += seat[i, s, main]
                     mine[n, 0] = 1
             if ends and r == last:  # the deal's sums are complete: folded below
+                if known:
+                    for g in range(rows_of.shape[0]):
+                        mine_seat[g * measures] = rows_of[g]
+                    mine_table[0] = mine_table[width - 2] = last + 1
                 for j in range(mine_seat.shape[0]):
                     done_seat[done, j] = mine_seat[j]
                     mine_seat[j] = 0
@@ -147,8 +154,8 @@ def add_rows(tally, b, deal, rotation, seat, table, count, kept):
             elif v >= over[b, 1]:
                 over[b, 1] = v + 1
     if done:
-        fold_rows(done_seat, done_slot, done, tally[7:15], b)
-        fold_rows(done_table, done_slot, done, tally[15:23], b)
+        fold_rows(done_seat, done_slot, done, tally[8:16], b)
+        fold_rows(done_table, done_slot, done, tally[16:24], b)
 
 
 @nb.njit(inline="always", cache=True)
@@ -176,10 +183,11 @@ class Tally:
     def __init__(self, group: np.ndarray, side, main: int, folds: "tuple[Folding, Folding]",
                  seat_histogram: int | None = None, table_histogram: int | None = None,
                  table_keep: int | None = None, histogram_group: np.ndarray | None = None,
-                 widths: tuple[int, int] = (1, 1), sums: bool = True):
+                 widths: tuple[int, int] = (1, 1), sums: bool = True, known: bool = False):
         """Per rotation r of the call: group[r, k, seat], side[r, seat], histogram_group[r, seat];
         `folds`, the seat groups' and the table's foldings (a part per block, pooled sums with a
-        slot per deal of the call); `sums` false: count the histograms only."""
+        slot per deal of the call); `sums` false: count the histograms only; `known`: every
+        seat and table row counts one (a deal is one hand, round or match in each rotation)."""
         blocks = most_blocks()
         groups = 1 + int(np.max(histogram_group, initial=0)) if histogram_group is not None else 1
         self.seat_counts = np.zeros((blocks, groups, widths[0]), np.int64)
@@ -187,10 +195,13 @@ class Tally:
         self.over = np.zeros((blocks, 2), np.int64)
         side = np.ascontiguousarray(side, np.int64)
         plan = np.array([main, _or_none(seat_histogram), _or_none(table_histogram), _or_none(table_keep), int(sums),
-                         int((side == 1).any()), folds[0].groups, folds[0].measures, folds[1].measures], np.int64)
+                         int((side == 1).any()), folds[0].groups, folds[0].measures, folds[1].measures, int(known)],
+                        np.int64)
         into = np.zeros(side.shape, np.int64) if histogram_group is None else histogram_group
-        self.arrays = (np.ascontiguousarray(group, np.int64), side, plan, np.ascontiguousarray(into, np.int64),
-                       self.seat_counts, self.table_counts, self.over) + folds[0].arrays + folds[1].arrays
+        group = np.ascontiguousarray(group, np.int64)
+        rows_of = np.bincount(group[group >= 0], minlength=folds[0].groups).astype(np.int64)
+        self.arrays = (group, side, plan, np.ascontiguousarray(into, np.int64), self.seat_counts, self.table_counts,
+                       self.over, rows_of) + folds[0].arrays + folds[1].arrays
 
     @staticmethod
     @functools.cache
@@ -198,7 +209,7 @@ class Tally:
         """The empty tally: the driver adds nothing (empty arrays: one serves every call)."""
         return (np.zeros((0, 0, 0), np.int64), np.zeros((0, 0), np.int64), np.zeros(0, np.int64),
                 np.zeros((0, 0), np.int64), np.zeros((0, 0, 0), np.int64), np.zeros((0, 0), np.int64),
-                np.zeros((0, 2), np.int64)) + Folding.off(np.int64 if wide else np.int32) * 2
+                np.zeros((0, 2), np.int64), np.zeros(0, np.int64)) + Folding.off(np.int64 if wide else np.int32) * 2
 
     def overflow(self) -> tuple[int, int]:
         """The widths the seat and table histograms would have needed (0: they fitted)."""
@@ -207,9 +218,9 @@ class Tally:
 
 def slots(tally: tuple, lo: int, hi: int) -> tuple:
     """The tally whose deal slots are lo..hi-1 of `tally`'s: for one of several engine calls."""
-    if not len(tally[2]) or not len(tally[12]):  # nothing pooled: nothing kept by deal slot
+    if not len(tally[2]) or not len(tally[13]):  # nothing pooled: nothing kept by deal slot
         return tally
-    return tally[:14] + (tally[14][lo:hi],) + tally[15:]
+    return tally[:15] + (tally[15][lo:hi],) + tally[16:]
 
 
 def _or_none(m: int | None) -> int:

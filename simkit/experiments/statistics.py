@@ -185,7 +185,7 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
         def tally(sums: bool = True) -> Tally:
             return Tally(group, [_sides(labels, distinct) for labels in seated], folds=folds, **plan,
                          histogram_group=np.array([[distinct.index(name) for name in labels] for labels in seated]),
-                         widths=(seat_hist.width, table_hist.width), sums=sums)
+                         widths=(seat_hist.width, table_hist.width), sums=sums, known=not lay.measures.many_rows)
 
         counted = tally()
         started = time.perf_counter()

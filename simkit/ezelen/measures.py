@@ -43,7 +43,7 @@ def _round(seat, table, k, loser, why, signal, turns, ends):
     table[k, REPLAYS] = ends
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def round_rows(loser, reason, first_signal, turns, lo, hi, slot, rotation, seat, table):
     """Single rounds lo..hi-1 of every rotation r (loser[r, round], ...) into row buffers 0..,
     round by round and rotation by rotation, each its deal's whole replay; returns the rows."""
@@ -56,7 +56,7 @@ def round_rows(loser, reason, first_signal, turns, lo, hi, slot, rotation, seat,
     return k
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def match_rows(loser, reason, first_signal, turns, letters, count, slot, rotation, seat, table):
     """Outcomes 0..count-1 of matches, as played (slot[i], rotation[i]: the outcome's match and
     rotation), into row buffers 0..count-1: a round, or a match's end (reason END: the donkey in

@@ -17,7 +17,7 @@ WIN_SCALE = 27720  # lcm(1..12): a match win shared by k <= 12 players is WIN_SC
 REPLAYS = len(TABLE)  # the table row's `replays`, after the game's table measures (both tables are as wide)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def hand_rows(penalties, ass_end, tricks, lo, hi, slot, rotation, seat, table):
     """Hands lo..hi-1 of every rotation r (penalties[r, hand, seat], ass_end[r, hand], tricks[r,
     hand]) into row buffers 0.., deal by deal and rotation by rotation; returns the rows."""
@@ -38,7 +38,7 @@ def hand_rows(penalties, ass_end, tricks, lo, hi, slot, rotation, seat, table):
     return k
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def match_rows(totals, hands, lo, hi, slot, rotation, seat, table):
     """Matches lo..hi-1 of every rotation r (totals[r, match, seat], hands[r, match]) into row
     buffers 0.., as `hand_rows`: the lowest total wins, equal lowest totals share the win."""
