@@ -35,21 +35,22 @@ BLOCKS = 64  # fold's partial sums: a fixed split of the deal slots (integers: a
 @nb.njit(cache=True, _nrt=False)
 def fold_rows(rows, slots, count, folding, part):
     """Fold deals 0..count-1, whose sums are rows[i, j] = S_m of group g at column j = g * M + m,
-    into part `part` of the folding's moments (its arrays, see `Folding`): present[j] the deals
-    with S_j != 0, total[j] = sum of S_j, products[q] = sum of S_first[q] S_second[q] (the Gram
-    and cross moments asked for); groups pool_from[k] are also added to the pooled sums' groups
-    pool_to[k] in deal slot slots[i] (sums pooled over cells). Every deal is folded, so the sums
-    run over every deal: a group without rows in a deal (S_0 = 0) has all its sums 0 there."""
-    first, second, present, total, products, pool_from, pool_to, pooled = folding
+    into part `part` of the folding's moments (its arrays, see `Folding`): total[j] = sum of S_j,
+    products[q] = sum of S_first[q] S_second[q] (the Gram and cross moments asked for), and for
+    the columns j = counted[c] (the measures that are denominators) present[c] the deals with
+    S_j != 0; groups pool_from[k] are also added to the pooled sums' groups pool_to[k] in deal
+    slot slots[i] (sums pooled over cells). Every deal is folded, so the sums run over every
+    deal: a group without rows in a deal (S_0 = 0) has all its sums 0 there."""
+    first, second, counted, present, total, products, pool_from, pool_to, pooled = folding
     measures = pooled.shape[2]
     for i in range(count):
         for k in range(pool_from.shape[0]):
             for m in range(measures):
                 pooled[slots[i], pool_to[k], m] += rows[i, pool_from[k] * measures + m]
         for j in range(rows.shape[1]):
-            v = np.int64(rows[i, j])
-            present[part, j] += v != 0
-            total[part, j] += v
+            total[part, j] += rows[i, j]
+        for c in range(counted.shape[0]):
+            present[part, c] += rows[i, counted[c]] != 0
         for q in range(first.shape[0]):
             products[part, q] += np.int64(rows[i, first[q]]) * np.int64(rows[i, second[q]])
 
@@ -58,13 +59,13 @@ def fold_rows(rows, slots, count, folding, part):
 def fold(sums, folding):
     """`fold_rows` of every deal slot of per-deal sums[d, g, m], on all threads (part p of the
     folding folds the p-th of its parts of the slots), leaving them zero."""
-    first, second, present, total, products, pool_from, pool_to, pooled = folding  # a parallel loop takes arrays
-    parts, deals = present.shape[0], sums.shape[0]
+    first, second, counted, present, total, products, pool_from, pool_to, pooled = folding  # a parallel loop
+    parts, deals = present.shape[0], sums.shape[0]  # takes arrays, not a tuple of them
     flat = sums.reshape(deals, sums.shape[1] * sums.shape[2])
     for part in nb.prange(parts):
         lo, hi = block_range(part, parts, deals)
-        fold_rows(flat[lo:hi], np.arange(lo, hi), hi - lo, (first, second, present, total, products, pool_from,
-                                                             pool_to, pooled), part)
+        fold_rows(flat[lo:hi], np.arange(lo, hi), hi - lo, (first, second, counted, present, total, products,
+                                                             pool_from, pool_to, pooled), part)
         flat[lo:hi] = 0
 
 
@@ -119,13 +120,15 @@ class Moments:
 class Folding:
     """What folding some groups' per-deal sums[d, g, m] asks for, and its moments in `parts`
     partial sums (one per block or thread that folds): every group's Gram moments of the (m, k)
-    in `want` (default: all), the cross moments of each pair (g, b) of `pairs` [P, 2], and group
-    g's sums added to `pooled`'s group into[g]. `arrays` is what `fold_rows` takes."""
+    in `want` (default: all), the cross moments of each pair (g, b) of `pairs` [P, 2], the deals
+    where a measure of `counted` (default: all) is not zero, and group g's sums added to
+    `pooled`'s group into[g]. `arrays` is what `fold_rows` takes."""
 
     def __init__(self, groups: int, measures: int, parts: int, pairs: np.ndarray | None = None,
                  want: np.ndarray | None = None, pooled: np.ndarray | None = None,
-                 into: dict[int, int] | None = None, dtype=np.int64):
+                 into: dict[int, int] | None = None, dtype=np.int64, counted: tuple[int, ...] | None = None):
         self.groups, self.measures = groups, measures
+        self.counted = tuple(range(measures)) if counted is None else tuple(counted)
         self.pairs = np.zeros((0, 2), np.int64) if pairs is None else np.asarray(pairs, np.int64).reshape(-1, 2)
         self.want = _all_pairs(measures) if want is None else np.asarray(want, np.int64).reshape(-1, 2)
         wanted = set(map(tuple, self.want.tolist()))
@@ -136,8 +139,9 @@ class Folding:
         second = [(g * measures + self.own[:, 1]).ravel(), (self.pairs[:, 1:] * measures + self.want[:, 1]).ravel()]
         asked = sum(len(f) for f in first)
         into = into or {}
-        self.arrays = (np.concatenate(first), np.concatenate(second),
-                       np.zeros((parts, groups * measures), np.int64), np.zeros((parts, groups * measures), np.int64),
+        columns = (np.arange(groups)[:, None] * measures + np.array(self.counted, np.int64)).ravel()
+        self.arrays = (np.concatenate(first), np.concatenate(second), columns,
+                       np.zeros((parts, len(columns)), np.int64), np.zeros((parts, groups * measures), np.int64),
                        np.zeros((parts, asked), np.int64), np.array(list(into), np.int64),
                        np.array(list(into.values()), np.int64),
                        pooled if pooled is not None else np.zeros((1, 1, 1), dtype))
@@ -147,15 +151,16 @@ class Folding:
     def off(dtype=np.int64) -> tuple:
         """Folding nothing (empty arrays: nothing can change them, so one serves every call)."""
         empty = np.zeros(0, np.int64)
-        return (empty, empty, np.zeros((0, 0), np.int64), np.zeros((0, 0), np.int64), np.zeros((0, 0), np.int64),
-                empty, empty, np.zeros((0, 0, 0), dtype))
+        return (empty, empty, empty, np.zeros((0, 0), np.int64), np.zeros((0, 0), np.int64),
+                np.zeros((0, 0), np.int64), empty, empty, np.zeros((0, 0, 0), dtype))
 
     def moments(self) -> Moments:
         """The moments of everything folded so far (the parts added up)."""
         groups, measures, w, own = self.groups, self.measures, len(self.want), self.own
-        present, total, products = (a.sum(axis=0) for a in self.arrays[2:5])
+        present, total, products = (a.sum(axis=0) for a in self.arrays[3:6])
         out = Moments.zeros(groups, measures, len(self.pairs))
-        out.present[:], out.total[:] = present.reshape(groups, measures), total.reshape(groups, measures)
+        out.present[:, list(self.counted)] = present.reshape(groups, len(self.counted))
+        out.total[:] = total.reshape(groups, measures)
         gram = products[:groups * len(own)].reshape(groups, len(own))
         out.gram[:, own[:, 0], own[:, 1]] = gram
         out.gram[:, own[:, 1], own[:, 0]] = gram
@@ -229,12 +234,13 @@ class Scratch:
         self.sums = buffer(shape, pool, name, zero=not clean, dtype=dtype)
 
     def moments(self, pairs: np.ndarray | None = None, want: np.ndarray | None = None,
-                pooled: "Scratch | None" = None, into: dict[int, int] | None = None) -> Moments:
-        """The groups' moments (`Folding`'s pairs, want, pooled sums and into), folded on all
-        threads. Once per scratch."""
+                pooled: "Scratch | None" = None, into: dict[int, int] | None = None,
+                counted: tuple[int, ...] | None = None) -> Moments:
+        """The groups' moments (`Folding`'s pairs, want, pooled sums, into and counted), folded
+        on all threads. Once per scratch."""
         _, groups, measures = self.sums.shape
         folding = Folding(groups, measures, min(BLOCKS, len(self.sums)), pairs, want,
-                          pooled.sums if pooled is not None else None, into, self.sums.dtype)
+                          pooled.sums if pooled is not None else None, into, self.sums.dtype, counted)
         fold(self.sums, folding.arrays)
         self.folded()
         return folding.moments()

@@ -25,7 +25,7 @@ from numba import types
 from simkit.blocks import most_blocks
 from simkit.moments import Folding, fold_rows
 
-ROWS = 256  # rows a block gathers before adding them: each call of `add_rows` costs as much as a few rows
+ROWS = 64  # rows a block gathers before adding them: small enough for the first-level cache
 
 _I64_1D = types.Array(types.int64, 1, "C")
 _I64_2D = types.Array(types.int64, 2, "C")
@@ -34,7 +34,7 @@ _I64_3D = types.Array(types.int64, 3, "C")
 
 def _folding_types(pooled: types.Array) -> tuple:
     """simkit.moments.Folding's arrays (a parallel loop takes no tuple within a tuple: laid flat)."""
-    return (_I64_1D, _I64_1D, _I64_2D, _I64_2D, _I64_2D, _I64_1D, _I64_1D, pooled)
+    return (_I64_1D, _I64_1D, _I64_1D, _I64_2D, _I64_2D, _I64_2D, _I64_1D, _I64_1D, pooled)
 
 
 def _tally_type(pooled: types.Array) -> types.Tuple:
@@ -47,8 +47,8 @@ def _tally_type(pooled: types.Array) -> types.Tuple:
         _I64_2D,   # 5 table histogram[block, value]
         _I64_2D,   # 6 over[block, 2]: the largest seat, table value that did not fit, + 1
         _I64_1D,   # 7 each group's rows in every deal, when they are known (one per seat and replay)
-    ) + _folding_types(pooled)  # 8..15 how the groups' sums fold (a part per block)
-      + _folding_types(pooled))  # 16..23 how the table's sums fold
+    ) + _folding_types(pooled)  # 8..16 how the groups' sums fold (a part per block)
+      + _folding_types(pooled))  # 17..25 how the table's sums fold
 
 
 TALLY = _tally_type(types.Array(types.int32, 3, "C"))
@@ -99,18 +99,22 @@ def add_rows(tally, b, deal, rotation, seat, table, count, kept):
     for i in range(count):
         r = rotation[i]
         if sums:
-            for k in range(group.shape[1]):
-                for s in range(n):
-                    g = group[r, k, s]
-                    if g >= 0:
-                        at = g * measures
-                        if measures == 4 and known:  # the common case, written out: a third faster
-                            mine_seat[at + 1] += seat[i, s, 1]
-                            mine_seat[at + 2] += seat[i, s, 2]
-                            mine_seat[at + 3] += seat[i, s, 3]
-                        else:
+            for s in range(n):
+                if measures == 4 and known:  # the common case, written out: a third faster than the loop
+                    a, c, e = seat[i, s, 1], seat[i, s, 2], seat[i, s, 3]
+                    if a | c | e:  # (an Ezelen round's seats are all zero but the loser's)
+                        for k in range(group.shape[1]):
+                            at = group[r, k, s] * measures
+                            if at >= 0:
+                                mine_seat[at + 1] += a
+                                mine_seat[at + 2] += c
+                                mine_seat[at + 3] += e
+                else:
+                    for k in range(group.shape[1]):
+                        g = group[r, k, s]
+                        if g >= 0:
                             for m in range(known, measures):
-                                mine_seat[at + m] += seat[i, s, m]
+                                mine_seat[g * measures + m] += seat[i, s, m]
             for m in range(known, width - 2):
                 mine_table[m] += table[i, m]
             ends = table[i, width - 2] > 0
@@ -154,8 +158,8 @@ def add_rows(tally, b, deal, rotation, seat, table, count, kept):
             elif v >= over[b, 1]:
                 over[b, 1] = v + 1
     if done:
-        fold_rows(done_seat, done_slot, done, tally[8:16], b)
-        fold_rows(done_table, done_slot, done, tally[16:24], b)
+        fold_rows(done_seat, done_slot, done, tally[8:17], b)
+        fold_rows(done_table, done_slot, done, tally[17:26], b)
 
 
 @nb.njit(inline="always", cache=True)
@@ -218,9 +222,9 @@ class Tally:
 
 def slots(tally: tuple, lo: int, hi: int) -> tuple:
     """The tally whose deal slots are lo..hi-1 of `tally`'s: for one of several engine calls."""
-    if not len(tally[2]) or not len(tally[13]):  # nothing pooled: nothing kept by deal slot
+    if not len(tally[2]) or not len(tally[14]):  # nothing pooled: nothing kept by deal slot
         return tally
-    return tally[:15] + (tally[15][lo:hi],) + tally[16:]
+    return tally[:16] + (tally[16][lo:hi],) + tally[17:]
 
 
 def _or_none(m: int | None) -> int:

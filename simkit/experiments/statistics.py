@@ -63,8 +63,21 @@ class Layout:
     def table_measures(self) -> tuple[str, ...]:
         return self.measures.table + REPLAY
 
+    @property
+    def seat_counted(self) -> tuple[int, ...]:
+        """The seat measures whose deals are counted (`present`): those a mean or share is per."""
+        return _indices(self.seat_measures, ("rows", self.measures.per, "matches"))
+
+    @property
+    def table_counted(self) -> tuple[int, ...]:
+        return _indices(self.table_measures, ("rows", "signalled"))
+
     def index(self) -> dict[tuple[str, int, int, str], int]:
         return {g: i for i, g in enumerate(self.groups)}
+
+
+def _indices(names: tuple[str, ...], wanted: tuple[str, ...]) -> tuple[int, ...]:
+    return tuple(sorted({names.index(w) for w in wanted if w in names}))
 
 
 def layout(spec: Spec) -> Layout:
@@ -174,8 +187,8 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
         half = [(g, b) for g, b in lay.pairs if lay.groups[g][1] == ci and g < b]
         # the engine folds each deal's sums as its last replay ends them, in its blocks
         folds = (Folding(len(own), ms, most_blocks(), np.array([(local[g], local[b]) for g, b in half], np.int64),
-                         seat_want, pooled.sums if pooled is not None else None, into, dtype),
-                 Folding(1, mt, most_blocks(), None, table_want, dtype=dtype))
+                         seat_want, pooled.sums if pooled is not None else None, into, dtype, lay.seat_counted),
+                 Folding(1, mt, most_blocks(), None, table_want, dtype=dtype, counted=lay.table_counted))
         rotations = 1 if warm_up else cell.rotations(spec.seating)
         seatings = [game.seats_for(rotated(cell.lineup, r), n) for r in range(rotations)]
         seated = [rotated(tuple(names), r) for r in range(rotations)]
@@ -209,7 +222,7 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
         _place_pairs(seat, part, half, lay, ci)
         table.place([ci], folds[1].moments())
     if pooled is not None:
-        seat.place(pooled_ids, pooled.moments(None, seat_want))
+        seat.place(pooled_ids, pooled.moments(None, seat_want, counted=lay.seat_counted))
     return Statistics(lay, seat, table, seat_hist.by_group(), table_hist.by_group())
 
 
@@ -261,10 +274,14 @@ def _part(kind: str, moment: str, values: np.ndarray, histogram: bool = False) -
 
 
 def to_table(stats: Statistics) -> pa.Table:
-    """One long table: a row per (kind, group, moment, measure, measure) or histogram bin."""
+    """One long table: a row per (kind, group, moment, measure, measure) or histogram bin (the
+    deals present only for the measures counted, see Layout)."""
     lay = stats.layout
-    parts = [_part(kind, moment, values) for kind, moments in (("seat", stats.seat), ("table", stats.table))
-             for moment, values in zip(("present", "total", "gram"), moments.parts())]
+    parts = []
+    for kind, moments, counted in (("seat", stats.seat, lay.seat_counted), ("table", stats.table, lay.table_counted)):
+        present = _part(kind, "present", np.asarray(moments.present)[:, list(counted)])
+        present["a"] = np.array(counted, np.int64)[present["a"]]
+        parts += [present, _part(kind, "total", moments.total), _part(kind, "gram", moments.gram)]
     parts.append(_part("pair", "cross", stats.seat.cross))
     for kind, hist in (("seat-histogram", stats.seat_histograms), ("table-histogram", stats.table_histograms)):
         for g, counts in sorted(hist.items()):

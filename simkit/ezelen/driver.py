@@ -82,10 +82,13 @@ def _round_scratch():
 
 @nb.njit(cache=True)
 def _rounds_range(strats, order, params, model, n, beat, max_turns, seed, first, lo, hi, loser, reason, turns,
-                  first_signal, err, scratch):
+                  first_signal, err, tally, b):
     """Rounds first+lo .. first+hi-1, each dealt once and played in every rotation r, into
-    [r, lo..hi-1]; stops at the first illegal move (err: rotation, round, 0, the engine's row)."""
-    hands, views, memory, rngs, stack, state, copies, outcome, e, dealt, rng, letters, log = scratch
+    [r, lo..hi-1], and into the tally (as block b) a buffer's worth of rounds at a time; stops at
+    the first illegal move (err: rotation, round, 0, the engine's row)."""
+    hands, views, memory, rngs, stack, state, copies, outcome, e, dealt, rng, letters, log = _round_scratch()
+    bufs = buffers(tally, n)
+    span = max(1, ROWS // order.shape[0])  # rounds whose rows fill a buffer
     for i in range(lo, hi):
         key = hand_state(match_seed(seed, first + i), 0)
         rng[0] = key
@@ -104,6 +107,8 @@ def _rounds_range(strats, order, params, model, n, beat, max_turns, seed, first,
             reason[r, i] = outcome[REASON]
             turns[r, i] = outcome[TURNS]
             first_signal[r, i] = outcome[FIRST_SIGNAL]
+        if counting(tally) and ((i + 1 - lo) % span == 0 or i == hi - 1):
+            _tally_rounds(loser, reason, first_signal, turns, i + 1 - ((i - lo) % span + 1), i + 1, tally, b, bufs)
 
 
 @nb.njit(cache=True)
@@ -124,18 +129,12 @@ def play_rounds(strats, order, params, model, n, beat, max_turns, seed, first, l
     none), added as it is played. Returns an error table, one row per block: (rotation, failing
     round or NO_ERROR, 0, status, seat, turn, value); the first failure in (round, rotation)
     order is the same whatever the blocking."""
-    count, span = turns.shape[1], max(1, ROWS // order.shape[0])  # rounds whose rows fill a buffer
+    count = turns.shape[1]
     errs = np.full((blocks, 1 + ERR_ROW), NO_ERROR, dtype=np.int64)
     for b in nb.prange(blocks):
         lo, hi = block_range(b, blocks, count)
-        scratch, bufs = _round_scratch(), buffers(tally, n)
-        for at in range(lo, hi, span):
-            _rounds_range(strats, order, params, model, n, beat, max_turns, seed, first, at, min(hi, at + span), loser,
-                          reason, turns, first_signal, errs[b], scratch)
-            if errs[b, 1] != NO_ERROR:
-                break
-            if counting(tally):
-                _tally_rounds(loser, reason, first_signal, turns, at, min(hi, at + span), tally, b, bufs)
+        _rounds_range(strats, order, params, model, n, beat, max_turns, seed, first, lo, hi, loser, reason, turns,
+                      first_signal, errs[b], tally, b)
     return errs
 
 

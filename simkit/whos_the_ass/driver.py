@@ -51,11 +51,13 @@ def _scratch():
 
 
 @nb.njit(cache=True)
-def _play_range(strats, order, params, n, ass_joker, seed, first, lo, hi, penalties, tricks, ass_end, err,
-                scratch):
+def _play_range(strats, order, params, n, ass_joker, seed, first, lo, hi, penalties, tricks, ass_end, err, tally, b):
     """Hands first+lo .. first+hi-1, each dealt once and played in every rotation r, into
-    [r, lo..hi-1]; stops at the first illegal move (err: rotation, hand, the engine's row)."""
-    hands, view, stack, rng, rngs, scores, log, e, dealt = scratch
+    [r, lo..hi-1], and into the tally (as block b) a buffer's worth of hands at a time; stops at
+    the first illegal move (err: rotation, hand, the engine's row)."""
+    hands, view, stack, rng, rngs, scores, log, e, dealt = _scratch()
+    bufs = buffers(tally, n)
+    span = max(1, ROWS // order.shape[0])  # hands whose rows fill a buffer
     for h in range(lo, hi):
         key = hand_state(seed, first + h)
         rng[0] = key
@@ -72,6 +74,8 @@ def _play_range(strats, order, params, n, ass_joker, seed, first, lo, hi, penalt
             ass_end[r, h] = view[V.ASS_HOLDER]
             for s in range(n):
                 penalties[r, h, s] = penalty_of(hands[s])
+        if counting(tally) and ((h + 1 - lo) % span == 0 or h == hi - 1):
+            _tally_hands(penalties, ass_end, tricks, h + 1 - ((h - lo) % span + 1), h + 1, tally, b, bufs)
 
 
 @nb.njit(cache=True)
@@ -94,18 +98,12 @@ def play_hands(strats, order, params, n, ass_joker, seed, first, penalties, tric
     status, seat, trick, action, phase); the first failure in (hand, rotation) order is the same
     whatever the blocking.
     """
-    count, span = tricks.shape[1], max(1, ROWS // order.shape[0])  # hands whose rows fill a buffer
+    count = tricks.shape[1]
     errs = np.full((blocks, ERR_ROW), NO_ERROR, dtype=np.int64)
     for b in nb.prange(blocks):
         lo, hi = block_range(b, blocks, count)
-        scratch, bufs = _scratch(), buffers(tally, n)
-        for at in range(lo, hi, span):
-            _play_range(strats, order, params, n, ass_joker, seed, first, at, min(hi, at + span), penalties, tricks,
-                        ass_end, errs[b], scratch)
-            if errs[b, 1] != NO_ERROR:
-                break
-            if counting(tally):
-                _tally_hands(penalties, ass_end, tricks, at, min(hi, at + span), tally, b, bufs)
+        _play_range(strats, order, params, n, ass_joker, seed, first, lo, hi, penalties, tricks, ass_end, errs[b],
+                    tally, b)
     return errs
 
 
@@ -135,10 +133,13 @@ def trace_hands(strats, params, n, ass_joker, seed, first, deals, finals, logs, 
 
 @nb.njit(cache=True)
 def _match_range(strats, order, params, n, ass_joker, seed, first, hands_per_match, threshold, lo, hi,
-                 totals, lengths, err, scratch):
-    """Matches first+lo .. first+hi-1, each in every rotation r, into [r, lo..hi-1]; stops at the
-    first illegal move (err: rotation, match, the engine's row)."""
-    hands, view, stack, rng, rngs, _, log, e, _ = scratch
+                 totals, lengths, err, tally, b):
+    """Matches first+lo .. first+hi-1, each in every rotation r, into [r, lo..hi-1], and into the
+    tally (as block b) a buffer's worth at a time; stops at the first illegal move (err:
+    rotation, match, the engine's row)."""
+    hands, view, stack, rng, rngs, _, log, e, _ = _scratch()
+    bufs = buffers(tally, n)
+    span = max(1, ROWS // order.shape[0])
     for m in range(lo, hi):
         ms = match_seed(seed, first + m)
         for r in range(order.shape[0]):
@@ -162,6 +163,8 @@ def _match_range(strats, order, params, n, ass_joker, seed, first, hands_per_mat
                 if threshold > 0 and scores[:n].max() >= threshold:
                     break
             lengths[r, m] = j
+        if counting(tally) and ((m + 1 - lo) % span == 0 or m == hi - 1):
+            _tally_matches(totals, lengths, m + 1 - ((m - lo) % span + 1), m + 1, tally, b, bufs)
 
 
 @nb.njit(cache=True)
@@ -179,18 +182,12 @@ def play_matches(strats, order, params, n, ass_joker, seed, first, hands_per_mat
     `threshold` (whichever is set, >0), each in every rotation r of the lineup before the next.
     Fills the totals and hands played of each rotation (and the tally: match i is deal slot i);
     errors as play_hands."""
-    count, span = lengths.shape[1], max(1, ROWS // order.shape[0])
+    count = lengths.shape[1]
     errs = np.full((blocks, ERR_ROW), NO_ERROR, dtype=np.int64)
     for b in nb.prange(blocks):
         lo, hi = block_range(b, blocks, count)
-        scratch, bufs = _scratch(), buffers(tally, n)
-        for at in range(lo, hi, span):
-            _match_range(strats, order, params, n, ass_joker, seed, first, hands_per_match, threshold, at,
-                         min(hi, at + span), totals, lengths, errs[b], scratch)
-            if errs[b, 1] != NO_ERROR:
-                break
-            if counting(tally):
-                _tally_matches(totals, lengths, at, min(hi, at + span), tally, b, bufs)
+        _match_range(strats, order, params, n, ass_joker, seed, first, hands_per_match, threshold, lo, hi,
+                     totals, lengths, errs[b], tally, b)
     return errs
 
 
