@@ -1,8 +1,8 @@
 """Strategies by name: registration, `name(param=value, …)` specs, and look-up per game.
 
-Built-in strategies live in the `strategies` package (one module per family) and register
-themselves on import; installed packages add theirs through the entry-point group
-`simkit.strategies`.
+Built-in strategies live in `simkit.strategies` (a package per game, one module per family) and
+register themselves on import, the package a game's description names (simkit.games); installed
+packages add theirs through the entry-point group `simkit.strategies`.
 """
 
 import ast
@@ -45,7 +45,6 @@ class StrategyInfo:
 
 
 _REGISTRY: dict[tuple[str, str], StrategyInfo] = {}
-_BUILTIN_MODULES = {"whos-the-ass": "simkit.strategies.whos_the_ass", "ezelen": "simkit.strategies.ezelen"}
 _SPEC = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$", re.S)
 
 
@@ -77,9 +76,9 @@ def get(game: str, name: str) -> StrategyInfo:
 
 def _load_builtins(game: str) -> None:
     """The built-in strategies, then those of installed packages (entry points)."""
-    module = _BUILTIN_MODULES.get(game)
-    if module:
-        importlib.import_module(module)
+    from simkit import games
+
+    importlib.import_module(games.get(game).strategies)
     _load_entry_points()
 
 

@@ -33,8 +33,14 @@ MASK64 = (1 << 64) - 1
 MAX_SEED = MASK64
 
 
-def check_seed(seed: int) -> int:
-    """A run's seed: a whole number 0..2**64-1, or one clear error."""
+def check_seed(seed: int | str) -> int:
+    """A run's seed: a whole number 0..2**64-1 (as text too, decimal or 0x hex: the command
+    line's), or one clear error. Every seed given to simkit is checked here."""
+    if isinstance(seed, str):
+        try:
+            seed = int(seed, 16) if seed.strip().lower().startswith("0x") else int(seed)
+        except ValueError:
+            pass
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
         raise SimkitError(f"seed must be an integer from 0 to 2**64-1, got {seed!r}")
     return int(seed)

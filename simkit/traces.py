@@ -9,10 +9,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
+from simkit import games
 from simkit.errors import SimkitError
-
-WHOS_THE_ASS, EZELEN = "whos-the-ass", "ezelen"
-GAMES = (WHOS_THE_ASS, EZELEN)
 
 
 def to_line(record: dict) -> str:
@@ -62,10 +60,17 @@ def _umask() -> int:
     return mask
 
 
+def write_game_traces(path: str, game: str, seats: list, count: int, seed: int, rules: dict,
+                      model: dict | None = None) -> tuple[int, dict | None]:
+    """`count` deals of `game` traced move by move into `path` (`write_traces`)."""
+    return write_traces(path, games.get(game).traces(seats, count, seed, rules, model or {}))
+
+
 def find_record(path: str, hand: int | None = None, match: int | None = None,
                 round_no: int | None = None) -> dict:
-    """The record `simkit show` prints: a Who's the Ass? hand by its number, an Ezelen round by
-    its place in the file or by (match, round); the first one by default."""
+    """The record `simkit show` prints: by its number (a Who's the Ass? hand's own, an Ezelen
+    round's place in the file), or by (match, round) where the game has matches; the first one
+    by default (each game's description says how its records are picked)."""
     if round_no is not None and match is None:
         raise SimkitError("--round needs --match")
     if not os.path.isfile(path):
@@ -73,13 +78,9 @@ def find_record(path: str, hand: int | None = None, match: int | None = None,
     wanted = None if match is None else (match, round_no or 0)
     try:
         for i, record in enumerate(read_traces(path)):
-            if record["game"] == EZELEN:
-                picked = hand in (None, i) and wanted in (None, (record["match"], record["round"]))
-            else:
-                picked = hand in (None, record["hand"]) and wanted is None
-            if picked:
+            if games.get(record["game"]).picks(record, i, hand, wanted):
                 return record
-    except (ValueError, KeyError, TypeError, IndexError) as e:
+    except (ValueError, KeyError, TypeError, IndexError, SimkitError) as e:
         raise SimkitError(f"{path} is not a valid trace file ({type(e).__name__}: {e})") from None
     which = [f"hand {hand}"] if hand is not None else []
     if wanted is not None:
@@ -90,22 +91,9 @@ def find_record(path: str, hand: int | None = None, match: int | None = None,
 def show_record(record: dict) -> str:
     """A record for a person: a hand trick by trick, or a round turn by turn."""
     try:
-        if record["game"] == EZELEN:
-            from simkit.ezelen.show import show_round
-
-            return show_round(record)
-        from simkit.whos_the_ass.trace import show_hand
-
-        return show_hand(record)
+        return games.get(record["game"]).show(record)
     except (ValueError, KeyError, TypeError, IndexError) as e:
         raise SimkitError(f"not a valid trace record ({type(e).__name__}: {e})") from None
-
-
-def _checkers() -> dict[str, Callable[[dict], None]]:
-    from simkit.ezelen.check import Checker
-    from simkit.whos_the_ass.check import check_record
-
-    return {WHOS_THE_ASS: check_record, EZELEN: Checker().check}
 
 
 def check_file(path: str) -> tuple[Counter, list[str]]:
@@ -113,7 +101,7 @@ def check_file(path: str) -> tuple[Counter, list[str]]:
     that follow the rules, by game, and a line per record that does not ("file:line: why")."""
     if not os.path.isfile(path):
         raise SimkitError(f"no trace file {path}")
-    checks = _checkers()
+    checks: dict[str, Callable[[dict], None]] = {}
     counts, problems = Counter(), []
     with open(path, encoding="utf-8", errors="replace") as f:
         for line_no, line in enumerate(f, 1):
@@ -125,8 +113,10 @@ def check_file(path: str) -> tuple[Counter, list[str]]:
                 except json.JSONDecodeError as e:
                     raise ValueError(f"not a JSON record ({e})") from None
                 game = record.get("game") if isinstance(record, dict) else None
+                if game not in games.names():
+                    raise ValueError(f"not a trace record of a known game ({', '.join(games.names())})")
                 if game not in checks:
-                    raise ValueError(f"not a trace record of a known game ({', '.join(GAMES)})")
+                    checks[game] = games.get(game).checker()
                 checks[game](record)
                 counts[game] += 1
             except (ValueError, KeyError, TypeError, IndexError) as e:

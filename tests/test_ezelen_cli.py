@@ -204,8 +204,8 @@ def test_simulate_matches(run):
 
 
 def test_bench_measures_ezelen(run):
-    code, out, _ = run("bench", "--game", "ezelen", "--rounds", "2000", "--reference-rounds", "3",
-                       "--ezelen-players", "4,8")
+    code, out, _ = run("bench", "--game", "ezelen", "--hands", "2000", "--reference-hands", "3",
+                       "--players", "4,8")
     assert code == 0
     assert out.startswith("Ezelen engine ready in") and "hands/s" not in out
     assert "median of 3 runs of 2,000 rounds, reference engine 3 rounds" in out
@@ -232,8 +232,9 @@ EZ = ("--game", "ezelen")
     (["simulate", *EZ, "-n", "1"], "Ezelen needs 2 to 13 players, got 1"),
     (["simulate", *EZ, "-n", "14"], "Ezelen needs 2 to 13 players, got 14"),
     (["trace", *EZ, "-n", "14", "-o", "t.jsonl"], "Ezelen needs 2 to 13 players"),
-    (["bench", "--ezelen-players", "4,1"], "Ezelen needs 2 to 13 players, got 1"),
-    (["bench", "--ezelen-players", "four"], "--ezelen-players must be a comma-separated list"),
+    (["bench", *EZ, "--players", "4,1"], "Ezelen needs 2 to 13 players, got 1"),
+    (["bench", "--players", "4,1"], "Who's the Ass? needs 3 to 12 players, got 1"),
+    (["bench", *EZ, "--players", "four"], "--players must be a comma-separated list"),
     (["simulate", *EZ, "-n", "4", "--strategies", "lowest"], "unknown strategy 'lowest' for ezelen"),
     (["simulate", "-n", "4", "--strategies", "greedy,sticky,sticky,sticky"], "unknown strategy 'sticky' for whos"),
     (["simulate", *EZ, "-n", "4", "--strategies", "greedy,random"], "2 strategies given for 4 players"),
@@ -246,11 +247,11 @@ EZ = ("--game", "ezelen")
     (["simulate", *EZ, "-n", "4", "--rule", "max_turns=1.5"], "rule option max_turns must be a whole number"),
     (["simulate", *EZ, "-n", "4", "--rule", "max_turns=-1"], "rule option max_turns must be a whole number"),
     (["simulate", *EZ, "-n", "4", "--rule", "beat"], "--rule needs name=value"),
-    (["simulate", *EZ, "-n", "4", "--ass-joker", "1"], "--ass-joker is a rule of Who's the Ass?"),
+    (["simulate", *EZ, "-n", "4", "--ass-joker", "1"], "--ass-joker is a rule option of Who's the Ass?; Ezelen has"),
     (["simulate", "-n", "4", "--rule", "beat=3"], "unknown rule option 'beat'"),
-    (["simulate", "-n", "4", "--model", "attention=1"], "--model sets Ezelen's model"),
-    (["trace", "-n", "4", "--model", "attention=1", "-o", "t.jsonl"], "--model sets Ezelen's model"),
-    (["simulate", "-n", "4", "--matches"], "--matches plays Ezelen matches"),
+    (["simulate", "-n", "4", "--model", "attention=1"], "--model sets a game's model of the players; Who's the Ass"),
+    (["trace", "-n", "4", "--model", "attention=1", "-o", "t.jsonl"], "--model sets a game's model"),
+    (["simulate", "-n", "4", "--matches"], "--matches plays whole matches in simulate; Who's the Ass? has none"),
     (["simulate", *EZ, "-n", "4", "--model", "focus=1"], "--model: unknown model parameter 'focus'"),
     (["simulate", *EZ, "-n", "4", "--model", "attention=1,1"], "attention has 2 values for 4 players"),
     (["simulate", *EZ, "-n", "4", "--model", "attention=1,1,x,1"], "--model attention needs a number"),
@@ -265,8 +266,9 @@ EZ = ("--game", "ezelen")
     (["trace", *EZ, "-n", "4", "-H", "0", "-o", "t.jsonl"], "--hands must be positive"),
     (["strategies", "--game", "ezel"], "unknown game 'ezel'"),
     (["bench", "--game", "chess"], "unknown game 'chess'"),
-    (["bench", "--rounds", "0"], "--rounds must be positive"),
-    (["bench", "--reference-rounds", "-1"], "--reference-rounds must be 0 or more"),
+    (["bench", *EZ, "--hands", "0"], "--hands must be positive"),
+    (["bench", *EZ, "--reference-hands", "-1"], "--reference-hands must be at least 0"),
+    (["strength", *EZ, "-n", "4"], "Ezelen has none"),
     (["show", "/nonexistent.jsonl", "--match", "0"], "no trace file"),
     (["show", "x.jsonl", "--round", "2"], "--round needs --match"),
 ])

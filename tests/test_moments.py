@@ -8,9 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from simkit import experiments
+from simkit import experiments, games
 from simkit import moments as M
-from simkit.experiments import games
 from simkit.experiments.chunks import rotated, seat_labels
 from simkit.experiments.spec import parse_spec_dict
 from simkit.reports import rows as tables

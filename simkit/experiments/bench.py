@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from simkit.experiments import games
+from simkit import games
 from simkit.experiments.chunks import rotated
 from simkit.experiments.runner import Chunk, plan, replays, write_results
 from simkit.experiments.spec import Spec
@@ -70,8 +70,7 @@ def runner_bench(spec: Spec, hands: int, echo: Callable[[str], None] = print, re
     ratios = sorted(sum(r) / sum(e) for r, e in zip(runs, engines))
     r, e = sum(map(min, zip(*runs))), sum(map(min, zip(*engines)))
     total = deals * replays(spec)
-    unit = "rounds" if spec.game == "ezelen" and spec.match["mode"] == "single" else (
-        "matches" if spec.match["mode"] != "single" else "hands")
+    unit = games.get(spec.game).unit(spec.match["mode"])
     echo(f"runner: {spec.name}, {total:,} {unit} ({deals:,} deals x {replays(spec)} replays, "
          f"{len(engines[0])} chunk{'s' if len(engines[0]) > 1 else ''}), {repeats} runs")
     echo(f"  engine alone      {e:7.3f} s   {total / e:12,.0f} {unit}/s   (each chunk at its fastest)")

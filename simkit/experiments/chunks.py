@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
-from simkit.experiments import games
+from simkit import games
 from simkit.experiments.spec import Spec
 
 

@@ -21,8 +21,9 @@ import pandas as pd
 import pyarrow as pa
 
 import simkit
-from simkit.errors import SimkitError
-from simkit.experiments import executors, games
+from simkit import games
+from simkit.errors import SimkitError, check_count
+from simkit.experiments import executors
 from simkit.experiments import statistics as st
 from simkit.experiments.chunks import Task, measured, rows, strategy_labels
 from simkit.experiments.results import ResultsWriter, read_chunk
@@ -111,8 +112,8 @@ def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None 
     chunks = folder / "chunks"
     if folder.exists() and any(folder.iterdir()) and not resume:
         raise SimkitError(f"{out} already holds a run; use --resume to finish it, or another --out")
-    if workers is not None and workers < 1:
-        raise SimkitError(f"--workers must be at least 1, got {workers}")
+    if workers is not None:
+        check_count(workers, "--workers")
     count = hands or spec.hands
     size = chunk or chunk_size(spec)
     try:

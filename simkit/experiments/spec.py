@@ -12,14 +12,12 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from simkit import registry
-from simkit.errors import SimkitError
-from simkit.experiments import games
+from simkit import games, registry
+from simkit.errors import SimkitError, check_count
 from simkit.rng import check_seed
 
 KEYS = {"name", "game", "players", "hands", "seed", "seating", "rules", "lineup", "lineups", "pool", "match", "sweep",
         "baseline", "model"}
-EXTRA_KEYS = {"model"}  # keys of one game only (games.Game.extra_keys)
 SEATINGS = ("rotate", "none")
 MAX_CELLS = 32_767  # the results table numbers cells in an int16 column
 
@@ -81,6 +79,11 @@ class Spec:
         return [lineup * n if len(lineup) == 1 else lineup for lineup in (self.lineups or (self.lineup,))]
 
 
+def _extra_keys() -> set[str]:
+    """Keys that only some games have (games.Game.extra_keys)."""
+    return {key for name in games.names() for key in games.get(name).extra_keys}
+
+
 def _with_params(spec: str, point: dict[str, float], model_names: tuple[str, ...] = ()) -> str:
     """Apply the sweep values that belong to this strategy ('hoard.release_at' -> hoard(release_at=v));
     swept model values (Ezelen's 'greedy.attention') go to the seats, not into the strategy."""
@@ -138,7 +141,7 @@ def parse_spec_dict(data: dict) -> Spec:
         game = games.get(game_name)
     except SimkitError as e:
         raise SimkitError(f"key 'game': {e}") from None
-    for key in sorted(set(data) & EXTRA_KEYS - set(game.extra_keys)):
+    for key in sorted(set(data) & _extra_keys() - set(game.extra_keys)):
         raise SimkitError(f"key {key!r} does not apply to game {game.name!r}")
     players = data["players"]
     players = [players] if isinstance(players, int) and not isinstance(players, bool) else players
@@ -152,9 +155,7 @@ def parse_spec_dict(data: dict) -> Spec:
             game.check_players(p)
     except SimkitError as e:
         raise SimkitError(f"key 'players': {e}") from None
-    hands = _need(data, "hands", int, "a whole number")
-    if hands <= 0:
-        raise SimkitError(f"key 'hands' must be positive, got {hands}")
+    hands = check_count(_need(data, "hands", int, "a whole number"), "key 'hands'")
     try:
         seed = check_seed(data.get("seed", 0))
     except SimkitError as e:

@@ -11,7 +11,7 @@ the means pooled over cells). Groups:
   and `pooled` (player count, strategy: over all cells of that player count);
 - table rows (a hand or round of a table, and each deal's replays): `table` (cell).
 
-Each group keeps the moments of its per-deal sums of the game's measures (experiments/games.py,
+Each group keeps the moments of its per-deal sums of the game's measures (simkit/games.py,
 Measures), and every ordered pair of strategies at one table their cross moments (so the report
 can take any of them as the baseline of paired differences); histograms of a seat
 measure per strategy and of a table measure per cell. All integers: a chunk's statistics are
@@ -28,9 +28,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from simkit import games
 from simkit.blocks import most_blocks
 from simkit.errors import SimkitError
-from simkit.experiments import games
 from simkit.experiments.chunks import rotated, seat_labels
 from simkit.experiments.spec import Spec
 from simkit.files import atomic_path

@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from simkit.blocks import blocks_for, spans
-from simkit.errors import IllegalMove, SimkitError
+from simkit.errors import IllegalMove, SimkitError, check_count
 from simkit.ezelen.driver import NO_ERROR, play_logged, play_matches, play_rounds
 from simkit.ezelen.engine import ERR_WIDTH, LOSER, OUTCOME_SIZE, STATE_WIDTH
 from simkit.ezelen.model import model_matrix, model_record
@@ -129,8 +129,7 @@ def play_rotations(seatings: list[list[Seat]], rounds: int, seed: int, rules: di
     the next. With a `tally` (simkit.tally; its deal slots 0..rounds-1), each round is added to
     it as it is played."""
     run = _seatings(seatings, seed, rules, models or [None] * len(seatings))
-    if rounds <= 0:
-        raise SimkitError(f"rounds must be positive, got {rounds}")
+    check_count(rounds, "rounds")
     out = _round_results((len(seatings), rounds))
     tally = Tally.off() if tally is None else tally
     for lo, hi in spans(rounds, chunks, progress):
@@ -149,8 +148,7 @@ def matches(seats: list[Seat], count: int, seed: int, rules: dict | None = None,
             progress: Callable[[int], None] | None = None) -> MatchResults:
     """Z7: `count` matches, each dealt round after round until somebody has four letters;
     identical for any `chunks`."""
-    if count <= 0:
-        raise SimkitError(f"matches must be positive, got {count}")
+    check_count(count, "matches")
     parts = [_matches([seats], hi - lo, seed, rules, [model], first + lo, max_rounds, record=False,
                       tally=Tally.off(wide=True))[0]
              for lo, hi in spans(count, chunks, progress)]
@@ -190,10 +188,8 @@ def match_round_rotations(seatings: list[list[Seat]], count: int, seed: int, rul
 
 def _matches(seatings, count, seed, rules, models, first, max_rounds, record, tally):
     run = _seatings(seatings, seed, rules, models)
-    if count <= 0:
-        raise SimkitError(f"matches must be positive, got {count}")
-    if max_rounds <= 0:
-        raise SimkitError(f"max_rounds must be positive, got {max_rounds}")
+    check_count(count, "matches")
+    check_count(max_rounds, "max_rounds")
     n, rotations = len(seatings[0]), len(seatings)
     blocks = blocks_for(count)
 

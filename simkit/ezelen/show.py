@@ -3,16 +3,12 @@ passes with the signals, notices and tempo faults of its beat, the copies with t
 how the round ended."""
 
 from simkit.ezelen.rules import DONKEY_AT, LETTERS
+from simkit.summary import format_value
 
 
 def letters_word(count: int) -> str:
     """Z7: 0..4 letters as the player spells them ('-' for none)."""
     return LETTERS[:count] or "-"
-
-
-def format_value(value) -> str:
-    """A model value (M8): one number, or one per seat separated by commas."""
-    return ",".join(f"{v:g}" for v in value) if isinstance(value, list) else f"{value:g}"
 
 
 def hands_at_end(deal: list[list[int]], turns: list[list[int]]) -> list[list[int]] | None:

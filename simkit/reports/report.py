@@ -11,6 +11,7 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import pandas as pd
 
+from simkit import games
 from simkit.errors import SimkitError
 from simkit.experiments import statistics as st
 from simkit.experiments.statistics import Statistics
@@ -206,8 +207,7 @@ def make_report(folder: str, baseline: str | None = None) -> Path:
     empty = (f"(none: {baseline} is not in the lineup)" if meta.get("seating", "rotate") == "rotate" else
              "(none: pairs on the same deal and seat need seating = \"rotate\")")
     sections = [(title, tables.markdown(_fmt(frame)) if len(frame) else empty) for title, frame in found.items()]
-    unit = "matches" if meta.get("match", {}).get("mode", "single") != "single" else (
-        "rounds" if meta.get("game") == "ezelen" else "hands")
+    unit = games.get(meta.get("game", games.DEFAULT)).unit(meta.get("match", {}).get("mode", "single"))
     speed = f"; {meta['hands_per_s']:,} {unit}/s" if meta.get("hands_per_s") else ""
     intro = (f"{tables.played(stats):,} {unit} played; {meta.get('game', '')} seed {meta.get('seed', '?')}, "
              f"{meta.get('hands', '?')} {unit} per cell and seat rotation, "

@@ -38,6 +38,12 @@ def measure(stats: Statistics) -> str:
     return stats.layout.measures.main
 
 
+def measure_title(stats: Statistics) -> str:
+    """A column of the main measure's means, named for people ("mean penalty", "share of rounds lost")."""
+    value = measure(stats)
+    return "share of rounds lost" if value == "lost" else f"mean {value}"
+
+
 def strategy_means(stats: Statistics, by_cell: bool = True) -> pd.DataFrame:
     """Per cell (or, pooled over cells, per player count) and strategy: the mean of the main
     measure per hand (or match) and seat, ± 95% CI over deals, n deals."""

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simkit.blocks import blocks_for, spans
-from simkit.errors import IllegalMove, SimkitError
+from simkit.errors import IllegalMove, SimkitError, check_count
 from simkit.rng import check_seed
 from simkit.tally import Tally, slots
 from simkit.whos_the_ass import view as V
@@ -71,8 +71,7 @@ def play_rotations(rotations: list[list[Seat]], hands: int, seed: int, rules: di
     every seating before the next; identical for any `chunks`. With a `tally` (simkit.tally; its
     deal slots 0..hands-1), each hand is added to it as it is played."""
     seed, rules = _validated(rotations[0], seed, rules or {})
-    if hands <= 0:
-        raise SimkitError(f"hands must be positive, got {hands}")
+    check_count(hands, "hands")
     n, count = len(rotations[0]), len(rotations)
     fns, order, params = rotation_arrays(rotations)
     code = ass_joker_code(rules["ass_joker"])
@@ -138,8 +137,7 @@ def match_rotations(rotations: list[list[Seat]], count: int, seed: int, rules: d
     """`matches` with each seating of `rotations` (the results' first axis), as `play_rotations`
     (with a `tally`, each match added to it as deal slot 0..count-1)."""
     seed, rules = _validated(rotations[0], seed, rules or {})
-    if count <= 0:
-        raise SimkitError(f"matches must be positive, got {count}")
+    check_count(count, "matches")
     if (hands > 0) == (threshold > 0) or hands < 0 or threshold < 0:
         raise SimkitError("a match needs either a positive number of hands or a positive threshold")
     fns, order, params = rotation_arrays(rotations)

@@ -62,6 +62,8 @@ def check_rules(rules: dict) -> dict:
             f"unknown rule option {unknown[0]!r} for {GAME} (known: {', '.join(DEFAULT_RULES)})"
         )
     full = {**DEFAULT_RULES, **rules}
+    if isinstance(full["ass_joker"], (int, np.integer)) and not isinstance(full["ass_joker"], bool):
+        full["ass_joker"] = str(full["ass_joker"])  # 1, as a command line's number or a spec's, is "1"
     if full["ass_joker"] not in ASS_JOKER_OPTIONS:
         raise SimkitError(
             f"unknown value {full['ass_joker']!r} for rule option ass_joker "

@@ -1,0 +1,150 @@
+"""Ezelen as simkit sees it (simkit.games.Game): the description, and how an experiment,
+`simulate`, `trace` and `bench` play it. The engine is imported when first played."""
+
+from itertools import islice
+
+import numpy as np
+import pyarrow as pa
+
+from simkit.ezelen.model import DEFAULT_MODEL, PARAMETERS, check_values
+from simkit.ezelen.rules import DEFAULT_RULES, GAME, MAX_PLAYERS, MIN_PLAYERS, check_players, check_rules
+from simkit.games import Game, Measures
+
+
+def _seats_for(specs: list, players: int) -> list:
+    from simkit.ezelen.strategy import seats_for
+
+    return seats_for(specs, players)
+
+
+def _model(spec, cell, seats: list) -> dict:
+    """The model overrides of a cell's seats: the spec's `model` table (a number for every seat,
+    or one per seat), then swept model values (`strategy.attention`) on that strategy's seats."""
+    n = len(seats)
+    overrides = {k: (list(v) if isinstance(v, list) else [v] * n) for k, v in spec.model.items()}
+    for key, value in cell.sweep:
+        name, param = key.split(".", 1)
+        if param in PARAMETERS:
+            row = overrides.setdefault(param, [None] * n)
+            for s, seat in enumerate(seats):
+                if seat.label.split("(", 1)[0] == name:
+                    row[s] = value
+    if not overrides:
+        return {}
+    from simkit.ezelen.model import model_matrix
+
+    base = model_matrix([dict(seat.model) for seat in seats])  # defaults and profiles: what None keeps
+    return {k: [base[s, PARAMETERS[k][0]] if v is None else v for s, v in enumerate(row)]
+            for k, row in overrides.items()}
+
+
+def _seat_config(spec, cell, seats: list) -> dict[str, list[float]]:
+    """M8: every model value of every seat, written beside its results."""
+    from simkit.ezelen.model import model_matrix
+
+    matrix = model_matrix([dict(seat.model) for seat in seats], _model(spec, cell, seats))
+    return {name: [float(matrix[s, p[0]]) for s in range(len(seats))] for name, p in PARAMETERS.items()}
+
+
+def _play(seatings: list[list], count: int, first: int, spec, cell, tally: tuple | None = None,
+          rows: bool = False) -> dict[str, np.ndarray]:
+    """Deals first..first+count-1 (rounds, or matches) with each seating (a rotation of the
+    cell's lineup, with its model values), added to `tally` if given; the engine's arrays: every
+    round's, and of matches only their ends unless `rows` asks for every round (the matches are
+    then played twice, first to count their rounds; the rounds of all seatings in one array)."""
+    from simkit.ezelen import batch
+
+    models = [_model(spec, cell, seats) for seats in seatings]
+    if spec.match["mode"] == "single":
+        res = batch.play_rotations(seatings, count, spec.seed, spec.rules, models, first=first, tally=tally)
+        extra = {}
+    elif not rows:
+        res = batch.match_rotations(seatings, count, spec.seed, spec.rules, models, first=first, tally=tally)
+        return {"donkey": res.donkey, "letters": res.letters, "rounds": res.rounds}
+    else:
+        matches, res, offsets = batch.match_round_rotations(seatings, count, spec.seed, spec.rules, models,
+                                                            first=first, tally=tally)
+        extra = {"offsets": offsets, "donkey": matches.donkey, "letters": matches.letters, "rounds": matches.rounds}
+    return {"loser": res.loser, "reason": res.reason, "turns": res.turns, "first_signal": res.first_signal, **extra}
+
+
+def _seating(played: dict[str, np.ndarray], r: int) -> dict[str, np.ndarray]:
+    """Seating r's part of `_play`'s arrays (the rows of matches: its rounds, and their offsets
+    from its first one, with the end of its last)."""
+    if "offsets" not in played:
+        return {k: v[r] for k, v in played.items()}
+    start = int(played["offsets"][r, 0])
+    end = start + int(played["rounds"][r].sum())
+    out = {k: played[k][start:end] for k in ("loser", "reason", "turns", "first_signal")}
+    return {**out, "offsets": np.append(played["offsets"][r] - start, end - start), "donkey": played["donkey"][r],
+            "letters": played["letters"][r]}
+
+
+def _measured(played: dict[str, np.ndarray], n: int, first: int) -> pa.Table:
+    from simkit.ezelen.rules import REASONS
+
+    columns = {}
+    if "offsets" in played:  # every round of every match: number them
+        offsets = played["offsets"]
+        per_match = np.diff(offsets)
+        m = np.repeat(np.arange(len(per_match)), per_match)  # the match of each round, within the chunk
+        columns = {"match": np.repeat(first + m, n).astype(np.int64),
+                   "round": np.repeat((np.arange(offsets[-1]) - offsets[m]).astype(np.int32), n)}
+    columns["lost"] = (played["loser"][:, None] == np.arange(n)).ravel()
+    table = pa.table(columns)
+    table = table.append_column("reason", pa.DictionaryArray.from_arrays(np.repeat(played["reason"], n),
+                                                                         list(REASONS)))
+    for name in ("turns", "first_signal"):
+        table = table.append_column(name, pa.array(np.repeat(played[name], n)))
+    if "offsets" in played:
+        table = table.append_column("donkey", pa.array((played["donkey"][m][:, None] == np.arange(n)).ravel()))
+        table = table.append_column("letters", pa.array(played["letters"][m].ravel()))
+    return table
+
+
+def _measures(mode: str) -> Measures:
+    from simkit.ezelen.measures import MATCH_SEAT, SEAT, TABLE
+
+    return Measures(MATCH_SEAT if mode == "ezel" else SEAT, TABLE, "lost", table_histogram="first_signal",
+                    many_rows=mode == "ezel")
+
+
+def _simulate(seats: list, count: int, seed: int, rules: dict, model: dict, matches: bool, chunks: int, progress):
+    from simkit.ezelen import summary
+
+    return (summary.matches if matches else summary.rounds)(seats, count, seed, rules, model, chunks, progress)
+
+
+def _traces(seats: list, count: int, seed: int, rules: dict, model: dict):
+    """Match 0 until its donkey, then match 1 from round 0, ..., `count` rounds in all."""
+    from simkit.ezelen.batch import match_traces
+
+    return islice(match_traces(seats, count, seed, rules, model), count)
+
+
+def _show(record: dict) -> str:
+    from simkit.ezelen.show import show_round
+
+    return show_round(record)
+
+
+def _checker():
+    from simkit.ezelen.check import Checker
+
+    return Checker().check
+
+
+GAME = Game(
+    name=GAME, title="Ezelen", deal="round", players=(MIN_PLAYERS, MAX_PLAYERS), check_players=check_players,
+    rules=DEFAULT_RULES, check_rules=check_rules, match_modes=("single", "ezel"),
+    default_strategy="greedy", default_baseline="random", strategies="simkit.strategies.ezelen",
+    seats_for=_seats_for, measures=_measures, model=DEFAULT_MODEL,
+    check_model=lambda values, players, where="key 'model'": check_values(values, players, where),
+    play=_play, seating=_seating, measured=_measured, extra_keys=("model",), model_names=tuple(PARAMETERS),
+    seat_config=_seat_config, meta=lambda spec: {"model": {"defaults": DEFAULT_MODEL, "overrides": spec.model}},
+    simulate=_simulate, matches="whole matches, until a player spells E-Z-E-L (Z7)", traces=_traces,
+    traced=lambda count, last: f" (matches 0..{last['match']})" if last else "",
+    picks=lambda record, i, number, match: number in (None, i) and match in (None, (record["match"], record["round"])),
+    show=_show, checker=_checker,
+    bench="simkit.ezelen.bench", bench_players="4,8", reference_deals=2_000,
+)

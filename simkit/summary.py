@@ -1,0 +1,42 @@
+"""What `simulate` shares between games: playing a batch with the engine compiled beforehand
+(outside the timing), and numbers written with their 95% intervals."""
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from simkit.games import Summary  # noqa: F401  (what a game's simulate returns)
+
+
+def timed(warm: Callable[[], object], play: Callable[[], object]) -> tuple[object, float]:
+    """Compile or load the engine (`warm`) outside the timing, then `play()`; (its result, seconds)."""
+    warm()
+    start = time.perf_counter()
+    result = play()
+    return result, time.perf_counter() - start
+
+
+def share(k: int, n: int) -> str:
+    """k of n as a percentage with its Wilson 95% interval."""
+    from simkit.reports.stats import wilson
+
+    p, lo, hi = wilson(int(k), n)
+    return f"{100 * p:.2f} [{100 * lo:.2f}, {100 * hi:.2f}]"
+
+
+def mean(x: np.ndarray) -> str:
+    """The mean ± the half-width of its 95% interval."""
+    from simkit.reports.stats import mean_ci
+
+    m, half = mean_ci(x)
+    return f"{m:.3f} ± {half:.3f}"
+
+
+def rate(count: int, unit: str, seconds: float) -> str:
+    return f"{count / seconds:,.0f} {unit}/s"
+
+
+def format_value(value) -> str:
+    """An option's value: one number, or one per seat separated by commas (a model value, M8)."""
+    return ",".join(f"{v:g}" for v in value) if isinstance(value, list) else f"{value:g}"

@@ -1,0 +1,91 @@
+"""Who's the Ass? as simkit sees it (simkit.games.Game): the description, and how an experiment,
+`simulate`, `trace` and `bench` play it. The engine is imported when first played."""
+
+import numpy as np
+import pyarrow as pa
+
+from simkit.games import Game, Measures, Option
+from simkit.whos_the_ass.rules import DEFAULT_RULES, GAME, MAX_PLAYERS, MIN_PLAYERS, check_players, check_rules
+
+
+def _seats_for(specs: list, players: int) -> list:
+    from simkit.whos_the_ass.strategy import seats_for
+
+    return seats_for(specs, players)
+
+
+def _play(seatings: list[list], count: int, first: int, spec, cell, tally: tuple | None = None,
+          rows: bool = False) -> dict[str, np.ndarray]:
+    """Deals first..first+count-1 (hands, or matches) with each seating (a rotation of the
+    cell's lineup), added to `tally` if given; the engine's arrays (every hand's or match's: the
+    rows need nothing more)."""
+    from simkit.whos_the_ass import batch
+
+    if spec.match["mode"] == "single":
+        res = batch.play_rotations(seatings, count, spec.seed, spec.rules, first=first, tally=tally)
+        return {"penalties": res.penalties, "ass_end": res.ass_end, "tricks": res.tricks}
+    res = batch.match_rotations(seatings, count, spec.seed, spec.rules, hands=spec.match.get("hands", 0),
+                                threshold=spec.match.get("threshold", 0), first=first, tally=tally)
+    return {"totals": res.totals, "wins": res.win_shares(), "hands": res.hands}
+
+
+def _measured(played: dict[str, np.ndarray], n: int, first: int) -> pa.Table:
+    if "penalties" in played:
+        return pa.table({"penalty": played["penalties"].ravel(),
+                         "ass_end": (played["ass_end"][:, None] == np.arange(n)).ravel(),
+                         "tricks": np.repeat(played["tricks"], n)})
+    return pa.table({"total": played["totals"].ravel().astype(np.int32), "win": played["wins"].ravel(),
+                     "hands": np.repeat(played["hands"].astype(np.int32), n)})
+
+
+def _measures(mode: str) -> Measures:
+    from simkit.whos_the_ass.measures import MATCH_SEAT, MATCH_TABLE, SEAT, TABLE, WIN_SCALE
+
+    if mode == "single":
+        return Measures(SEAT, TABLE, "penalty", seat_histogram="penalty", table_histogram="tricks")
+    return Measures(MATCH_SEAT, MATCH_TABLE, "total", seat_histogram="total", table_histogram="hands",
+                    scale={"win": WIN_SCALE})
+
+
+def _simulate(seats: list, count: int, seed: int, rules: dict, model: dict, matches: bool, chunks: int, progress):
+    from simkit.whos_the_ass.summary import simulate
+
+    return simulate(seats, count, seed, rules, chunks, progress)
+
+
+def _traces(seats: list, count: int, seed: int, rules: dict, model: dict):
+    from simkit.whos_the_ass.batch import traces
+
+    return traces(seats, count, seed, rules)
+
+
+def _show(record: dict) -> str:
+    from simkit.whos_the_ass.trace import show_hand
+
+    return show_hand(record)
+
+
+def _checker():
+    from simkit.whos_the_ass.check import check_record
+
+    return check_record
+
+
+def _strength(*args, **kwargs):
+    from simkit.experiments.strength import strength_table
+
+    return strength_table(*args, **kwargs)
+
+
+GAME = Game(
+    name=GAME, title="Who's the Ass?", deal="hand", players=(MIN_PLAYERS, MAX_PLAYERS), check_players=check_players,
+    rules=DEFAULT_RULES, check_rules=check_rules, match_modes=("single", "hands", "threshold"),
+    default_strategy="lowest", default_baseline="lowest", strategies="simkit.strategies.whos_the_ass",
+    seats_for=_seats_for, measures=_measures,
+    rule_flags=(Option("--ass-joker", "ass_joker", "Who's the Ass? rule option W13: 1or14 (default), 1 or any."),),
+    play=_play, measured=_measured,
+    simulate=_simulate, traces=_traces, picks=lambda record, i, number, match: (
+        match is None and number in (None, record["hand"])),
+    show=_show, checker=_checker,
+    bench="simkit.whos_the_ass.bench", bench_players="3,4,6,8,12", reference_deals=300, strength=_strength,
+)
