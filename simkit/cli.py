@@ -7,15 +7,15 @@ play, its rule shorthands, its default strategy, what `simulate`, `trace` and `b
 import os
 import sys
 import time
-from dataclasses import dataclass
 
 import click
 import numba as nb
 import pandas as pd
 
-from simkit import games
+from simkit import games, options
 from simkit.errors import SimkitError, check_count
 from simkit.games import Game
+from simkit.rng import check_seed
 
 EXIT_BAD_INPUT = 2
 
@@ -28,96 +28,11 @@ def _set_threads(threads: int | None) -> int:
     return nb.get_num_threads()
 
 
-def _pair(option: str, text: str) -> tuple[str, str]:
-    name, eq, value = text.partition("=")
-    if not eq or not name.strip():
-        raise SimkitError(f"{option} needs name=value, got {text!r}")
-    return name.strip(), value.strip()
-
-
-def _number(text: str) -> int | float | str:
-    """A number if the text is one, else the text itself (the game's checks judge it)."""
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
-
-
-def _flags() -> dict[str, tuple[str, ...]]:
-    """Every registered game's rule shorthands (--ass-joker): flag -> the games that have it."""
-    found: dict[str, tuple[str, ...]] = {}
-    for name in games.names():
-        for option in games.get(name).rule_flags:
-            found[option.flag] = found.get(option.flag, ()) + (name,)
-    return found
-
-
-def _rules(game: Game, pairs: tuple[str, ...] = (), flags: dict | None = None) -> dict:
-    """Rule options from --rule name=value (any number) and the game's shorthands."""
-    rules = {}
-    for pair in pairs:
-        name, value = _pair("--rule", pair)
-        rules[name] = _number(value)
-    for param, value in (flags or {}).items():
-        if value is None:
-            continue
-        option = next((o for o in game.rule_flags if o.rule == param), None)
-        if option is None:
-            flag = "--" + param.replace("_", "-")
-            owners = " and ".join(games.get(g).title for g in _flags().get(flag, ()))
-            raise SimkitError(f"{flag} is a rule option of {owners}; {game.title} has no such rule")
-        rules[option.rule] = value
-    return game.check_rules(rules)
-
-
-def _model(game: Game, pairs: tuple[str, ...], players: int) -> dict:
-    """Model values (Ezelen's M8) from --model name=value: a number for every seat, or one per
-    seat, comma-separated."""
-    if not pairs:
-        return {}
-    if game.check_model is None:
-        raise SimkitError(f"--model sets a game's model of the players; {game.title} has none")
-    values = {}
-    for pair in pairs:
-        name, text = _pair("--model", pair)
-        numbers = [_number(x.strip()) for x in text.split(",")]
-        if any(isinstance(x, str) for x in numbers):
-            raise SimkitError(f"--model {name} needs a number, or one number per seat separated by commas, "
-                              f"got {text!r}")
-        values[name] = numbers if len(numbers) > 1 else numbers[0]
-    return game.check_model(values, players, "--model")
-
-
 def _progress(total: int, unit: str):
     """A progress bar on stderr (hidden when stderr is not a terminal)."""
     from tqdm import tqdm
 
     return tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, leave=False, disable=None)
-
-
-def _load_files(files: tuple[str, ...]) -> None:
-    from simkit.plugins import load_strategy_file
-
-    for f in files:
-        load_strategy_file(f)
-
-
-def _seed(text: str) -> int:
-    from simkit.rng import check_seed
-
-    return check_seed(text)
-
-
-def _players(option: str, text: str, game: Game) -> list[int]:
-    try:
-        counts = [int(x) for x in text.split(",")]
-    except ValueError:
-        raise SimkitError(f"{option} must be a comma-separated list of numbers, got {text!r}") from None
-    for n in counts:
-        game.check_players(n)
-    return counts
 
 
 def _rule_flag_opts(f):
@@ -154,38 +69,6 @@ def play_opts(f):
     return f
 
 
-@dataclass(frozen=True)
-class _Play:
-    """What `simulate` and `trace` were asked to play, checked."""
-
-    game: Game
-    seats: list
-    rules: dict
-    model: dict
-    seed: int
-    count: int  # hands, rounds or matches
-
-
-def _play_options(game, players, hands, seed, strategies, rule_pairs, model_pairs, strategy_files, flags) -> _Play:
-    from simkit.registry import split_specs
-
-    described = games.get(game)
-    _load_files(strategy_files)
-    described.check_players(players)
-    seats = described.seats_for(split_specs(strategies or described.default_strategy), players)
-    return _Play(described, seats, _rules(described, rule_pairs, flags), _model(described, model_pairs, players),
-                 _seed(seed), check_count(hands, "--hands"))
-
-
-def _title(run: _Play, unit: str) -> str:
-    """The first line of a table: the game, what was played, every option in force."""
-    from simkit.summary import format_value
-
-    options = [f"{k}={v}" for k, v in run.rules.items()] + [f"{k}={format_value(v)}" for k, v in run.model.items()]
-    return (f"{run.game.title} - {len(run.seats)} players, {run.count:,} {unit}, seed {run.seed}, "
-            f"{', '.join(options)} (± and [ ] are 95% intervals, n = {run.count:,} {unit})")
-
-
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="simkit")
 def cli():
@@ -203,7 +86,7 @@ def cli():
 def simulate(game, players, seed, strategies, rule_pairs, model_pairs, strategy_files, hands, matches, threads,
              chunks, **flags):
     """Play many hands (Ezelen: rounds or matches) on all cores and print per-seat results with 95% intervals."""
-    run = _play_options(game, players, hands, seed, strategies, rule_pairs, model_pairs, strategy_files, flags)
+    run = options.play(game, players, hands, seed, strategies, rule_pairs, model_pairs, strategy_files, flags)
     if matches and not run.game.matches:
         raise SimkitError(f"--matches plays whole matches in simulate; {run.game.title} has none")
     nthreads = _set_threads(threads)
@@ -211,7 +94,7 @@ def simulate(game, players, seed, strategies, rule_pairs, model_pairs, strategy_
     with _progress(run.count, "match" if matches else run.game.deal) as bar:
         summary = run.game.simulate(run.seats, run.count, run.seed, run.rules, run.model, matches, chunks,
                                     bar.update)
-    click.echo(_title(run, summary.unit))
+    click.echo(run.title(summary.unit))
     click.echo(summary.seats.to_string())
     for line in summary.lines:
         click.echo(line)
@@ -227,7 +110,7 @@ def trace(game, players, seed, strategies, rule_pairs, model_pairs, strategy_fil
     """Write hands (Ezelen: rounds) move by move as JSON Lines (docs/traces.md)."""
     from simkit.traces import write_game_traces
 
-    run = _play_options(game, players, hands, seed, strategies, rule_pairs, model_pairs, strategy_files, flags)
+    run = options.play(game, players, hands, seed, strategies, rule_pairs, model_pairs, strategy_files, flags)
     count, last = write_game_traces(output, run.game.name, run.seats, run.count, run.seed, run.rules, run.model)
     click.echo(f"wrote {count:,} {run.game.deal}s{run.game.traced(count, last)} to {output}")
 
@@ -276,32 +159,30 @@ def strength(game, players, hands, seed, strategies, rule_pairs, strategy_files,
     """Rate strategies: each in one seat against the baseline, paired with an all-baseline table on the
     same deals."""
     from simkit import registry
-    from simkit.registry import split_specs
     from simkit.reports import tables
+    from simkit.strategy_spec import split
 
     described = games.get(game)
     if described.strength is None:
         raise SimkitError(f"simkit strength rates strategies of games with a strength table; {described.title} "
                           "has none (compare them with `simkit run`)")
-    _load_files(strategy_files)
+    options.load_files(strategy_files)
     described.check_players(players)
-    rules, seed, hands = _rules(described, rule_pairs, flags), _seed(seed), check_count(hands, "--hands")
+    rules, seed, hands = options.rules(described, rule_pairs, flags), check_seed(seed), check_count(hands, "--hands")
     if hands < players:
         raise SimkitError(f"--hands must be at least the number of players ({players}), got {hands}")
     base = described.default_baseline
     if strategies:
-        candidates = split_specs(strategies)
+        candidates = [registry.canonical(game, s) for s in split(strategies)]  # all checked before any runs
     else:
         candidates = [i.name + ("()" if i.composer else "") for i in registry.available(game) if i.name != base]
-    for spec in candidates:
-        registry.resolve(game, spec)  # every name checked before anything runs
     start = time.perf_counter()
     with _progress(hands * (len(candidates) + 1), described.deal) as bar:
         table = described.strength(candidates, players, hands, seed, rules, progress=bar.update)
     elapsed = time.perf_counter() - start
-    options = ", ".join(f"{k}={v}" for k, v in rules.items())
+    in_force = ", ".join(f"{k}={v}" for k, v in rules.items())
     click.echo(f"Strength at {players} players: each strategy in one seat (rotated) against {base}, "
-               f"{hands:,} {described.deal}s each, seed {seed}, {options}; 'vs {base}' is the paired "
+               f"{hands:,} {described.deal}s each, seed {seed}, {in_force}; 'vs {base}' is the paired "
                f"difference in mean penalty per {described.deal} to {base} in the same seat on the same deals "
                "(negative = better), ± the 95% interval")
     shown = pd.DataFrame({
@@ -331,7 +212,7 @@ def run(spec_file, out, hands, resume, workers, scheduler, threads, rows, strate
     from simkit.reports import tables
     from simkit.reports.report import make_report
 
-    _load_files(strategy_files)
+    options.load_files(strategy_files)
     spec = load_spec(spec_file)
     if hands is not None:
         check_count(hands, "--hands")
@@ -345,7 +226,7 @@ def run(spec_file, out, hands, resume, workers, scheduler, threads, rows, strate
         results = run_spec(spec, out, resume=resume, hands=hands, progress=bar.update, workers=workers,
                            scheduler=scheduler, strategy_files=strategy_files, keep_rows=rows)
     copy_spec(spec_file, out)
-    report = make_report(out, spec.baseline)
+    report = make_report(out, str(spec.baseline))
     means = tables.strategy_means(results.stats)
     shown = pd.DataFrame({"cell": means["cell"], "players": means["players"], "strategy": means["strategy"],
                           tables.measure_title(results.stats):
@@ -377,7 +258,7 @@ def list_strategies(game, strategy_files):
     from simkit import registry
 
     games.get(game)
-    _load_files(strategy_files)
+    options.load_files(strategy_files)
     for info in registry.available(game):
         shown = ", ".join(f"{p.name}={p.default:g}" for p in info.params)
         click.echo(f"{info.name}{f'({shown})' if shown else ''}")
@@ -416,7 +297,7 @@ def bench(names, hands, reference_hands, player_list, strategy_hands, runner_spe
     reference engine; of every strategy against all-lowest; and the experiment runner's overhead over
     the engine."""
     measured = [games.get(name) for name in names]
-    counts = {g.name: _players("--players", player_list or g.bench_players, g) for g in measured}
+    counts = {g.name: options.player_counts("--players", player_list or g.bench_players, g) for g in measured}
     check_count(hands, "--hands")
     for value, option in ((reference_hands, "--reference-hands"), (strategy_hands, "--strategy-hands"),
                           (runner_hands, "--runner-hands")):
@@ -437,7 +318,7 @@ def bench(names, hands, reference_hands, player_list, strategy_hands, runner_spe
         specs = [load_spec(path) for path in runner_specs]
     elif runner_only:
         raise SimkitError("--runner-only needs --runner-hands above 0")
-    _load_files(strategy_files)
+    options.load_files(strategy_files)
     parts = []
     for game in [] if runner_only else measured:
         reference = game.reference_deals if reference_hands is None else reference_hands

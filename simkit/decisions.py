@@ -131,3 +131,37 @@ def seats_for(game: str, specs: list[str], players: int) -> list[Seat]:
         info, vector, label = registry.resolve(game, spec)
         seats.append(Seat(label, info.decide, vector, info.origin, info.model))
     return seats
+
+
+@dataclass(frozen=True)
+class Interface:
+    """A game's strategy interface: its decision signature and argument names, and its largest
+    table (lineups are padded to it, so one compiled driver serves every player count). The
+    game's strategy module names these methods as its own."""
+
+    game: str
+    signature: object
+    arguments: tuple[str, ...]
+    max_players: int
+
+    def compile_decision(self, fn):
+        """Compile a decision function with this game's signature (`compile_decision`)."""
+        return compile_decision(fn, self.signature)
+
+    def register(self, name: str, description: str, params: tuple, fn,
+                 model: tuple[tuple[str, float], ...] = ()) -> object:
+        """`register` for this game."""
+        return register(self.game, name, description, params, fn, self.signature, self.arguments, model)
+
+    def lineup_arrays(self, seats: list[Seat]) -> tuple[tuple, np.ndarray]:
+        """The engine's form of a lineup: (tuple of max_players functions, params matrix)."""
+        return lineup_arrays(seats, self.max_players)
+
+    def rotation_arrays(self, rotations: list[list[Seat]]) -> tuple[tuple, np.ndarray, np.ndarray]:
+        """The engine's form of a lineup's seatings (`rotation_arrays`)."""
+        return rotation_arrays(rotations, self.max_players)
+
+    def seats_for(self, specs: list, players: int) -> list[Seat]:
+        """Resolve one spec per seat (or a single spec for every seat) into Seats."""
+        return seats_for(self.game, specs, players)
+

@@ -87,6 +87,7 @@ class Game:
     rules: dict                        # rule options and their defaults
     check_rules: Callable[[dict], dict]  # (options, values as given or as text) -> every option in force
     match_modes: tuple[str, ...]       # a spec's [match] modes; "single" (one deal per row group) first
+    counted_modes: tuple[str, ...]     # the modes set by a whole number of the same name ([match] hands = 5)
     default_strategy: str              # every seat's strategy when none is given
     default_baseline: str              # what an experiment compares with when its spec names none
     strategies: str                    # the module whose import registers the built-in strategies

@@ -1,17 +1,17 @@
-"""Strategies by name: registration, `name(param=value, …)` specs, and look-up per game.
+"""Strategies by name: registration, look-up per game, and resolving a strategy spec
+(simkit.strategy_spec) into the engine's parameters and its label.
 
 Built-in strategies live in `simkit.strategies` (a package per game, one module per family) and
 register themselves on import, the package a game's description names (simkit.games); installed
 packages add theirs through the entry-point group `simkit.strategies`.
 """
 
-import ast
 import importlib
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from simkit.errors import SimkitError
+from simkit.strategy_spec import StrategySpec, number
 
 
 @dataclass(frozen=True)
@@ -39,13 +39,12 @@ class StrategyInfo:
     decide: object
     params: tuple[Param, ...] = field(default=())
     base: tuple[float, ...] = field(default=())
-    composer: Callable[[dict[str, str]], tuple[tuple[float, ...], str]] | None = None
+    composer: Callable[[dict], tuple[tuple[float, ...], str]] | None = None  # values: numbers or StrategySpecs
     origin: str = ""  # "file.py: function" for a user's strategy, named in its errors
     model: tuple[tuple[str, float], ...] = field(default=())  # Ezelen M8: model values the seat brings
 
 
 _REGISTRY: dict[tuple[str, str], StrategyInfo] = {}
-_SPEC = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$", re.S)
 
 
 def add(info: StrategyInfo) -> None:
@@ -104,81 +103,32 @@ def _load_entry_points() -> None:
 ENTRY_POINT_GROUP = "simkit.strategies"
 
 
-def split_specs(text: str) -> list[str]:
-    """Split 'a,b(x=1, y=2),c' on the commas outside parentheses."""
-    parts, depth, cur = [], 0, []
-    for ch in text:
-        if ch == "," and depth == 0:
-            parts.append("".join(cur).strip())
-            cur = []
-            continue
-        depth += (ch == "(") - (ch == ")")
-        if depth < 0:
-            raise SimkitError(f"unbalanced parentheses in strategy list {text!r}")
-        cur.append(ch)
-    if depth != 0:
-        raise SimkitError(f"unbalanced parentheses in strategy list {text!r}")
-    parts.append("".join(cur).strip())
-    if any(p == "" for p in parts):
-        raise SimkitError(f"empty strategy name in strategy list {text!r}")
-    return parts
-
-
-def parse_spec(spec: str) -> tuple[str, dict[str, float | str]]:
-    """'hoard(release_at=3)' -> ('hoard', {'release_at': 3.0}); a value that is itself a strategy
-    ('compose(lead=greedy, jokers=hoard(release_at=3))') stays a spec string."""
-    m = _SPEC.match(spec)
-    if not m:
-        raise SimkitError(f"malformed strategy {spec!r} (expected name or name(param=value, ...))")
-    name, args = m.group(1), m.group(2)
-    values: dict[str, float | str] = {}
-    if args and args.strip():
-        try:
-            call = ast.parse(f"f({args})", mode="eval").body
-        except SyntaxError:
-            raise SimkitError(f"malformed parameters in strategy {spec!r}") from None
-        if call.args:
-            raise SimkitError(f"strategy {spec!r}: parameters must be named, as name(param=value)")
-        for kw in call.keywords:
-            node = kw.value
-            if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-                node = ast.Constant(-node.operand.value) if isinstance(node.operand, ast.Constant) else node
-            value = getattr(node, "value", None)
-            if isinstance(node, ast.Constant) and isinstance(value, (int, float)) and not isinstance(value, bool):
-                values[kw.arg] = float(value)
-            elif isinstance(node, (ast.Name, ast.Call)):
-                values[kw.arg] = ast.unparse(node)
-            else:
-                raise SimkitError(f"strategy {spec!r}: parameter {kw.arg!r} needs a number")
-    return name, values
-
-
-def number(v: float) -> str:
-    """A parameter value as written in a label or spec: whole numbers plain, others exactly (the
-    shortest text that reads back to the same float)."""
-    return str(int(v)) if float(v).is_integer() else repr(float(v))
-
-
-def resolve(game: str, spec: str) -> tuple[StrategyInfo, tuple[float, ...], str]:
-    """A spec string -> (strategy, full parameter vector, canonical label)."""
-    name, values = parse_spec(spec)
-    info = get(game, name)
+def resolve(game: str, spec: "StrategySpec | str") -> tuple[StrategyInfo, tuple[float, ...], str]:
+    """A strategy spec (or its text) -> (strategy, full parameter vector, canonical label)."""
+    spec = StrategySpec.parse(spec)
+    info = get(game, spec.name)
     if info.composer is not None:
-        vector, label = info.composer(values)
+        vector, label = info.composer(spec.as_dict())
         return info, vector, label
-    return resolve_values(info, values)
+    return resolve_values(info, spec.as_dict())
 
 
-def resolve_values(info: StrategyInfo, values: dict[str, float | str]) -> tuple[StrategyInfo, tuple[float, ...], str]:
-    """Named parameter values -> (strategy, full parameter vector, canonical label)."""
+def canonical(game: str, spec: "StrategySpec | str") -> StrategySpec:
+    """The spec checked against the registry and written as its label (its parameters in the
+    strategy's order, numbers in their shortest form): one strategy, one spec, one label."""
+    return StrategySpec.parse(resolve(game, spec)[2])
+
+
+def resolve_values(info: StrategyInfo, values: dict) -> tuple[StrategyInfo, tuple[float, ...], str]:
+    """Named parameter values (numbers) -> (strategy, full parameter vector, canonical label)."""
     name = info.name
     known = {p.name: p for p in info.params}
     for key, v in values.items():
         if key not in known:
             names = ", ".join(known) or "none"
             raise SimkitError(f"strategy {name!r} has no parameter {key!r} (parameters: {names})")
-        if isinstance(v, str):
-            raise SimkitError(f"strategy {name!r}: parameter {key!r} needs a number, got {v!r}")
+        if isinstance(v, StrategySpec):
+            raise SimkitError(f"strategy {name!r}: parameter {key!r} needs a number, got {str(v)!r}")
     vector = list(info.base) or [0.0] * len(info.params)
     for i, p in enumerate(info.params):
         v = values.get(p.name, p.default)

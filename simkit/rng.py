@@ -102,6 +102,19 @@ def below(state, m):
 
 
 @nb.njit(inline="always", cache=True)
+def pick_equal(values, n, target, count, state):
+    """A uniform choice among the `count` indices i < n with values[i] == target: its index (-1 if
+    there is none). The generator is drawn only when there are several to choose from."""
+    k = below(state, count) if count > 1 else 0
+    for i in range(n):
+        if values[i] == target:
+            if k == 0:
+                return i
+            k -= 1
+    return -1
+
+
+@nb.njit(inline="always", cache=True)
 def uniform(state):
     """A float in [0, 1): the top 53 of the next 64 bits, times 2**-53."""
     return np.float64(next_u64(state) >> _S11) * UNIT

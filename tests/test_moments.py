@@ -41,8 +41,8 @@ def _reduce(spec, chunk: int):
     names = [(ci, label) for ci, cell in enumerate(cells) for label in dict.fromkeys(seat_labels(spec, cell))]
     names += [(ci, f"seat {s}") for ci, cell in enumerate(cells) for s in range(cell.players)]
     index = {name: g for g, name in enumerate(names)}
-    pairs = [(g, index[(ci, spec.baseline)]) for g, (ci, label) in enumerate(names)
-             if not label.startswith("seat ") and (ci, spec.baseline) in index]
+    pairs = [(g, index[(ci, str(spec.baseline))]) for g, (ci, label) in enumerate(names)
+             if not label.startswith("seat ") and (ci, str(spec.baseline)) in index]
     parts = []
     for lo in range(0, spec.hands, chunk):
         hi = min(spec.hands, lo + chunk)
@@ -99,11 +99,11 @@ def test_means_and_their_intervals_equal_the_rows(case):
 def test_paired_differences_and_their_intervals_equal_the_rows(case):
     spec, table, (moments, names, index) = case
     value = "lost" if spec.game == "ezelen" else "penalty"
-    rows = tables.paired_differences(table, value, spec.baseline)
+    rows = tables.paired_differences(table, value, str(spec.baseline))
     assert len(rows)
     for r in rows.itertuples():
         g = index[(r.cell, r.strategy)]
-        diff, half, n = paired_ratio_ci(moments, g, index[(r.cell, spec.baseline)], index[("pair", g)], 1)
+        diff, half, n = paired_ratio_ci(moments, g, index[(r.cell, str(spec.baseline))], index[("pair", g)], 1)
         assert n == r.n and _close(diff, r.difference) and _close(half, r.ci95), (r, diff, half)
 
 

@@ -2,9 +2,9 @@
 
 import numpy as np
 
-from simkit.experiments.strength import strength_table
 from simkit.whos_the_ass import batch
 from simkit.whos_the_ass.strategy import seats_for
+from simkit.whos_the_ass.strength import strength_table
 
 
 def test_lowest_in_disguise_differs_by_exactly_zero_and_random_is_decisively_worse():

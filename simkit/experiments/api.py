@@ -47,5 +47,5 @@ def run(spec: Spec | dict | str | Path, out: str | Path | None = None, *, hands:
     if report:
         from simkit.reports.report import make_report
 
-        make_report(str(out), parsed.baseline)
+        make_report(str(out), str(parsed.baseline))
     return done

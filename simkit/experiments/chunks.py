@@ -74,8 +74,9 @@ def rows(task: Task, measured: pa.Table, spec: Spec, labels: tuple[str, ...]) ->
 
 
 def seat_labels(spec: Spec, cell) -> list[str]:
-    """The strategy label of each seat of a cell, in the lineup's order (rotation 0)."""
-    return [s.label for s in games.get(spec.game).seats_for(list(cell.lineup), cell.players)]
+    """The strategy label of each seat of a cell, in the lineup's order (rotation 0): a canonical
+    spec's text (simkit.registry.canonical)."""
+    return [str(s) for s in cell.lineup]
 
 
 def strategy_labels(spec: Spec) -> tuple[str, ...]:

@@ -188,7 +188,7 @@ def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None 
             "pyarrow": pa.__version__, "experiment": spec.name, "game": spec.game, "seed": spec.seed,
             "hands": count, "cells": len(spec.cells()), "replays_per_deal": per_deal, "chunks": len(tasks),
             "chunk_deals": size, "match": spec.match, "seating": spec.seating, "rules": spec.rules,
-            "baseline": spec.baseline, "rows": keep_rows,
+            "baseline": str(spec.baseline), "rows": keep_rows,
             "executor": "in-process" if workers is None and scheduler is None else
             (f"dask {scheduler}" if scheduler else f"dask local cluster, {workers} workers"),
             "played_now": played_now, "duration_s": round(elapsed, 3), "engine_ready_s": round(start - ready, 3),

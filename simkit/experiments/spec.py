@@ -15,6 +15,7 @@ from pathlib import Path
 from simkit import games, registry
 from simkit.errors import SimkitError, check_count
 from simkit.rng import check_seed
+from simkit.strategy_spec import StrategySpec
 
 KEYS = {"name", "game", "players", "hands", "seed", "seating", "rules", "lineup", "lineups", "pool", "match", "sweep",
         "baseline", "model"}
@@ -27,7 +28,7 @@ class Cell:
     """One combination to play: a player count and a lineup (one spec per seat)."""
 
     players: int
-    lineup: tuple[str, ...]
+    lineup: tuple[StrategySpec, ...]  # canonical (simkit.registry.canonical): equal strategies, equal specs
     sweep: tuple[tuple[str, float], ...] = ()
 
     def rotations(self, seating: str) -> int:
@@ -49,13 +50,13 @@ class Spec:
     game: str = games.DEFAULT
     seating: str = "rotate"
     rules: dict = field(default_factory=dict)
-    lineup: tuple[str, ...] = ()
-    pool: tuple[str, ...] = ()
+    lineup: tuple[StrategySpec, ...] = ()  # each canonical: its text is its label
+    pool: tuple[StrategySpec, ...] = ()
     match: dict = field(default_factory=lambda: {"mode": "single"})
     sweep: dict = field(default_factory=dict)
-    baseline: str = "lowest"
+    baseline: StrategySpec = StrategySpec("lowest")
     model: dict = field(default_factory=dict)  # Ezelen (M8): model values, a number or one per seat
-    lineups: tuple[tuple[str, ...], ...] = ()  # several lineups: a cell each
+    lineups: tuple[tuple[StrategySpec, ...], ...] = ()  # several lineups: a cell each
 
     def cells(self) -> list[Cell]:
         """Every player count x every sweep point x (the lineup, each of the lineups, or every pairing
@@ -69,11 +70,11 @@ class Spec:
         for n in self.players:
             for point in grid:
                 for lineup in self._lineups(n):
-                    swept = tuple(_with_params(spec, point, games.get(self.game).model_names) for spec in lineup)
+                    swept = tuple(_with_params(self.game, spec, point) for spec in lineup)
                     out.append(Cell(n, swept, tuple(sorted(point.items()))))
         return tuple(out)
 
-    def _lineups(self, n: int) -> list[tuple[str, ...]]:
+    def _lineups(self, n: int) -> list[tuple[StrategySpec, ...]]:
         if self.pool:  # round robin: each pair of the pool, seats split between the two
             return [tuple(a if s % 2 == 0 else b for s in range(n)) for a, b in itertools.combinations(self.pool, 2)]
         return [lineup * n if len(lineup) == 1 else lineup for lineup in (self.lineups or (self.lineup,))]
@@ -84,20 +85,16 @@ def _extra_keys() -> set[str]:
     return {key for name in games.names() for key in games.get(name).extra_keys}
 
 
-def _with_params(spec: str, point: dict[str, float], model_names: tuple[str, ...] = ()) -> str:
-    """Apply the sweep values that belong to this strategy ('hoard.release_at' -> hoard(release_at=v));
-    swept model values (Ezelen's 'greedy.attention') go to the seats, not into the strategy."""
-    name, values = registry.parse_spec(spec)
+def _with_params(game: str, spec: StrategySpec, point: dict[str, float]) -> StrategySpec:
+    """Apply the sweep values that belong to this strategy ('hoard.release_at' -> hoard(release_at=v)),
+    canonical; swept model values (Ezelen's 'greedy.attention') go to the seats, not into the strategy."""
+    model_names = games.get(game).model_names
     mine = {}
     for key, v in point.items():
         owner, param = key.split(".", 1)
-        if owner == name and param not in model_names:
+        if owner == spec.name and param not in model_names:
             mine[param] = v
-    if not mine:
-        return spec
-    values = {**values, **mine}
-    return f"{name}(" + ", ".join(f"{k}={registry.number(v)}" if not isinstance(v, str) else f"{k}={v}"
-                                  for k, v in values.items()) + ")"
+    return registry.canonical(game, spec.with_values(mine)) if mine else spec
 
 
 def load_spec(path: str) -> Spec:
@@ -188,11 +185,11 @@ def parse_spec_dict(data: dict) -> Spec:
                           "(give one per seat, or one for every seat)")
     if pool and len(pool) < 2:
         raise SimkitError("key 'pool' needs at least two strategies")
-    match = _match(data, game.match_modes)
+    match = _match(data, game)
     sweep = _sweep(data, lineup + pool + tuple(s for one in lineups for s in one), game)
     baseline = _need(data, "baseline", str, "a strategy") if "baseline" in data else game.default_baseline
     try:
-        registry.resolve(game.name, baseline)
+        baseline = registry.canonical(game.name, baseline)
     except SimkitError as e:
         raise SimkitError(f"key 'baseline': {e}") from None
     model = {}
@@ -203,35 +200,32 @@ def parse_spec_dict(data: dict) -> Spec:
     if len(spec.cells()) > MAX_CELLS:
         raise SimkitError(f"the spec has {len(spec.cells()):,} cells (player counts x sweep points x lineups); "
                           f"at most {MAX_CELLS:,}")
-    for cell in spec.cells():  # every swept strategy must still be valid
-        for s in cell.lineup:
-            registry.resolve(game.name, s)
     return spec
 
 
-def _strategies(data: dict, key: str, game: str) -> list[str]:
+def _strategies(data: dict, key: str, game: str) -> list[StrategySpec]:
+    """A list of strategies, each parsed, checked and made canonical here, once."""
     value = data[key]
-    if not isinstance(value, list) or not value or not all(isinstance(s, str) for s in value):
+    if not isinstance(value, list) or not value or not all(isinstance(s, (str, StrategySpec)) for s in value):
         raise SimkitError(f"key {key!r} must be a list of strategy names, got {value!r}")
-    for s in value:
-        try:
-            registry.resolve(game, s)
-        except SimkitError as e:
-            raise SimkitError(f"key {key!r}: {e}") from None
-    return value
+    try:
+        return [registry.canonical(game, s) for s in value]
+    except SimkitError as e:
+        raise SimkitError(f"key {key!r}: {e}") from None
 
 
-def _match(data: dict, modes: tuple[str, ...]) -> dict:
+def _match(data: dict, game: games.Game) -> dict:
     if "match" not in data:
         return {"mode": "single"}
     match = _need(data, "match", dict, "a table")
-    unknown = sorted(set(match) - {"mode", "hands", "threshold"})
-    if unknown:
-        raise SimkitError(f"unknown key 'match.{unknown[0]}' (known: mode, hands, threshold)")
     mode = match.get("mode", "single")
-    if mode not in modes:
-        raise SimkitError(f"key 'match.mode' must be one of {', '.join(modes)}, got {mode!r}")
-    counted = mode in ("hands", "threshold")  # Who's the Ass? (W18): a match of N hands, or to P points
+    if mode not in game.match_modes:
+        raise SimkitError(f"key 'match.mode' must be one of {', '.join(game.match_modes)}, got {mode!r}")
+    keys = ("mode",) + game.counted_modes
+    unknown = sorted(set(match) - set(keys))
+    if unknown:
+        raise SimkitError(f"unknown key 'match.{unknown[0]}' (known: {', '.join(keys)})")
+    counted = mode in game.counted_modes  # a match of N hands, or to P points (W18)
     for key in sorted(set(match) - {"mode", mode}):
         raise SimkitError(f"key 'match.{key}' does not apply to match mode {mode!r}")
     if counted:
@@ -241,11 +235,11 @@ def _match(data: dict, modes: tuple[str, ...]) -> dict:
     return {"mode": mode, **({mode: match[mode]} if counted else {})}
 
 
-def _sweep(data: dict, strategies: tuple[str, ...], game: games.Game) -> dict:
+def _sweep(data: dict, strategies: tuple[StrategySpec, ...], game: games.Game) -> dict:
     if "sweep" not in data:
         return {}
     sweep = _need(data, "sweep", dict, "a table")
-    names = {registry.parse_spec(s)[0] for s in strategies}
+    names = {s.name for s in strategies}
     out = {}
     for key, values in sweep.items():
         name, dot, param = key.partition(".")
@@ -270,6 +264,8 @@ def spec_toml(spec: Spec) -> str:
     """The spec as a TOML file that load_spec reads back to the same Spec (for a spec given as a
     dict, so that its run folder holds a spec.toml like any other)."""
     def value(v) -> str:
+        if isinstance(v, StrategySpec):
+            return json.dumps(str(v))
         if isinstance(v, (list, tuple)):
             return "[" + ", ".join(value(x) for x in v) + "]"
         if isinstance(v, float) and v == int(v):

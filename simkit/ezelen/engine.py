@@ -25,7 +25,7 @@ from simkit.ezelen import view as V
 from simkit.ezelen.rules import CARDS_PER_VALUE, LAST, N_VALUES, STALLED, TEMPO, TIE
 from simkit.ezelen.strategy import MAX_PARAMS, MEMORY_SIZE
 from simkit.lowlevel import readonly, seat_table, unowned
-from simkit.rng import below, normal, seat_state, uniform
+from simkit.rng import normal, pick_equal, seat_state, uniform
 
 # per-seat state, one int64 row per seat
 SIGNAL = 0   # Z4: the turn the seat signalled, -1 if it has not
@@ -109,13 +109,7 @@ def _last_to_copy(state, copies, n, rng):
                 signalled += 1
     if k > 1 and signalled == k:
         return -1
-    pick = below(rng, k) if k > 1 else 0
-    for s in range(n):
-        if copies[s] == latest:
-            if pick == 0:
-                return s
-            pick -= 1
-    return -1
+    return pick_equal(copies, n, latest, k, rng)
 
 
 @nb.njit(inline="always", cache=True)
@@ -131,13 +125,7 @@ def _tempo(model, state, n, t, rng):
                 second += 1
     if second == 0:
         return -1
-    pick = below(rng, second) if second > 1 else 0
-    for s in range(n):
-        if state[s, FAULTS] == 2:
-            if pick == 0:
-                return s
-            pick -= 1
-    return -1
+    return pick_equal(state[:, FAULTS], n, 2, second, rng)  # (a second fault ends the round: all are new)
 
 
 @nb.njit(inline="always", cache=True)

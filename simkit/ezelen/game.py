@@ -136,7 +136,7 @@ def _checker():
 
 GAME = Game(
     name=GAME, title="Ezelen", deal="round", players=(MIN_PLAYERS, MAX_PLAYERS), check_players=check_players,
-    rules=DEFAULT_RULES, check_rules=check_rules, match_modes=("single", "ezel"),
+    rules=DEFAULT_RULES, check_rules=check_rules, match_modes=("single", "ezel"), counted_modes=(),
     default_strategy="greedy", default_baseline="random", strategies="simkit.strategies.ezelen",
     seats_for=_seats_for, measures=_measures, model=DEFAULT_MODEL,
     check_model=lambda values, players, where="key 'model'": check_values(values, players, where),

@@ -7,7 +7,7 @@ tie-break can pass the same cards back and forth for ever.
 import numba as nb
 
 from simkit.ezelen.rules import HAND_SIZE
-from simkit.rng import below
+from simkit.rng import below, pick_equal
 
 
 @nb.njit(inline="always", cache=True)
@@ -27,16 +27,6 @@ def random_card(hand, n, rng):
 
 
 @nb.njit(inline="always", cache=True)
-def _nth_with_count(hand, n, count, k):
-    for v in range(n):
-        if hand[v] == count:
-            if k == 0:
-                return v
-            k -= 1
-    return -1
-
-
-@nb.njit(inline="always", cache=True)
 def least_held(hand, n, rng):
     """A value held least often (but held); several: one at random (one draw only then)."""
     low = HAND_SIZE + 1
@@ -49,7 +39,7 @@ def least_held(hand, n, rng):
                 k = 1
             elif c == low:
                 k += 1
-    return _nth_with_count(hand, n, low, below(rng, k) if k > 1 else 0)
+    return pick_equal(hand, n, low, k, rng)
 
 
 @nb.njit(inline="always", cache=True)
@@ -64,4 +54,4 @@ def most_held(hand, n, rng):
             k = 1
         elif c == high:
             k += 1
-    return _nth_with_count(hand, n, high, below(rng, k) if k > 1 else 0)
+    return pick_equal(hand, n, high, k, rng)

@@ -9,7 +9,6 @@ otherwise (simkit.ezelen.model).
 
 from collections.abc import Mapping
 
-import numpy as np
 from numba import types
 
 from simkit import decisions, registry
@@ -32,19 +31,11 @@ LINEUP = types.UniTuple(DECIDE, MAX_PLAYERS)
 ARGUMENTS = ("hand", "view", "params", "memory", "rng")
 
 
-def compile_decision(fn):
-    """Compile a decision function with this game's signature (simkit.decisions.compile_decision)."""
-    return decisions.compile_decision(fn, SIGNATURE)
-
-
-def lineup_arrays(seats: list[Seat]) -> tuple[tuple, np.ndarray]:
-    """The engine's form of a lineup: (tuple of MAX_PLAYERS functions, params matrix)."""
-    return decisions.lineup_arrays(seats, MAX_PLAYERS)
-
-
-def rotation_arrays(rotations: list[list[Seat]]) -> tuple[tuple, np.ndarray, np.ndarray]:
-    """The engine's form of a lineup's seatings (simkit.decisions.rotation_arrays)."""
-    return decisions.rotation_arrays(rotations, MAX_PLAYERS)
+INTERFACE = decisions.Interface(GAME, SIGNATURE, ARGUMENTS, MAX_PLAYERS)
+compile_decision = INTERFACE.compile_decision
+lineup_arrays = INTERFACE.lineup_arrays
+rotation_arrays = INTERFACE.rotation_arrays
+seats_for = INTERFACE.seats_for
 
 
 def _model_items(model: Mapping[str, float] | None, where: str) -> tuple[tuple[str, float], ...]:
@@ -58,7 +49,7 @@ def strategy(name: str, description: str, params: tuple = (), model: Mapping[str
     error naming its file and function."""
     def wrap(fn):
         bundled = _model_items(model, decisions.origin_of(fn))
-        return decisions.register(GAME, name, description, params, fn, SIGNATURE, ARGUMENTS, bundled)
+        return INTERFACE.register(name, description, params, fn, bundled)
 
     return wrap
 
@@ -68,8 +59,3 @@ def profile(name: str, description: str, of: str, model: Mapping[str, float]) ->
     base = registry.get(GAME, of)
     registry.add(registry.StrategyInfo(GAME, name, description, base.decide, base.params, base.base,
                                        origin=base.origin, model=_model_items({**dict(base.model), **model}, name)))
-
-
-def seats_for(specs: list[str], players: int) -> list[Seat]:
-    """Resolve one spec per seat (or a single spec for every seat) into Seats."""
-    return decisions.seats_for(GAME, specs, players)

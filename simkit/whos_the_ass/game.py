@@ -72,7 +72,7 @@ def _checker():
 
 
 def _strength(*args, **kwargs):
-    from simkit.experiments.strength import strength_table
+    from simkit.whos_the_ass.strength import strength_table
 
     return strength_table(*args, **kwargs)
 
@@ -80,6 +80,7 @@ def _strength(*args, **kwargs):
 GAME = Game(
     name=GAME, title="Who's the Ass?", deal="hand", players=(MIN_PLAYERS, MAX_PLAYERS), check_players=check_players,
     rules=DEFAULT_RULES, check_rules=check_rules, match_modes=("single", "hands", "threshold"),
+    counted_modes=("hands", "threshold"),
     default_strategy="lowest", default_baseline="lowest", strategies="simkit.strategies.whos_the_ass",
     seats_for=_seats_for, measures=_measures,
     rule_flags=(Option("--ass-joker", "ass_joker", "Who's the Ass? rule option W13: 1or14 (default), 1 or any."),),

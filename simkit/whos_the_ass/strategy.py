@@ -2,7 +2,6 @@
 takes (a tuple of first-class functions, one per seat, padded to MAX_PLAYERS so one compiled
 driver serves every player count and every strategy without recompiling)."""
 
-import numpy as np
 from numba import types
 
 from simkit import decisions
@@ -22,28 +21,15 @@ LINEUP = types.UniTuple(DECIDE, MAX_PLAYERS)
 ARGUMENTS = ("hand", "view", "params", "rng")
 
 
-def compile_decision(fn):
-    """Compile a decision function with this game's signature (simkit.decisions.compile_decision)."""
-    return decisions.compile_decision(fn, SIGNATURE)
-
-
-def lineup_arrays(seats: list[Seat]) -> tuple[tuple, np.ndarray]:
-    """The engine's form of a lineup: (tuple of MAX_PLAYERS functions, params matrix)."""
-    return decisions.lineup_arrays(seats, MAX_PLAYERS)
-
-
-def rotation_arrays(rotations: list[list[Seat]]) -> tuple[tuple, np.ndarray, np.ndarray]:
-    """The engine's form of a lineup's seatings (simkit.decisions.rotation_arrays)."""
-    return decisions.rotation_arrays(rotations, MAX_PLAYERS)
+INTERFACE = decisions.Interface(GAME, SIGNATURE, ARGUMENTS, MAX_PLAYERS)
+compile_decision = INTERFACE.compile_decision
+lineup_arrays = INTERFACE.lineup_arrays
+rotation_arrays = INTERFACE.rotation_arrays
+seats_for = INTERFACE.seats_for
 
 
 def strategy(name: str, description: str, params: tuple = ()):
     """Register a decision function `decide(hand, view, params, rng)` under `name`, compiled with
     the fixed signature. A function with the wrong arguments, or one numba cannot compile, is an
     error naming its file and function."""
-    return lambda fn: decisions.register(GAME, name, description, params, fn, SIGNATURE, ARGUMENTS)
-
-
-def seats_for(specs: list[str], players: int) -> list[Seat]:
-    """Resolve one spec per seat (or a single spec for every seat) into Seats."""
-    return decisions.seats_for(GAME, specs, players)
+    return lambda fn: INTERFACE.register(name, description, params, fn)

@@ -10,6 +10,7 @@ from simkit.strategies.whos_the_ass.ass_handling import ass_trick_card, leads_th
 from simkit.strategies.whos_the_ass.jokers import joker_budget
 from simkit.strategies.whos_the_ass.reserve import reserved
 from simkit.strategies.whos_the_ass.shedding import lead_set, raise_set
+from simkit.strategy_spec import StrategySpec
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.action import LEAD_ASS
 from simkit.whos_the_ass.rules import GAME
@@ -96,9 +97,9 @@ def _compose(values: dict) -> tuple[tuple[float, ...], str]:
     for slot_name, spec in values.items():
         if slot_name not in SLOTS:
             raise SimkitError(f"compose has no decision point {slot_name!r} (choose from {', '.join(SLOTS)})")
-        if not isinstance(spec, str):
+        if not isinstance(spec, StrategySpec):
             raise SimkitError(f"compose: {slot_name}= needs a strategy name, got {spec:g}")
-        name, inner = registry.parse_spec(spec)
+        name, inner = spec.name, spec.as_dict()
         slot = SLOTS[slot_name]
         if name not in CHOICES or slot not in CHOICES[name][0]:
             fits = ", ".join(n for n, c in CHOICES.items() if slot in c[0])

@@ -1,0 +1,125 @@
+"""The command line's inputs, read from their text and checked, for every game alike: rule
+options (--rule name=value and a game's shorthands such as --ass-joker), model values
+(--model name=value), strategy files, player lists, and the table `simulate` and `trace` play."""
+
+from dataclasses import dataclass
+
+from simkit import games
+from simkit.errors import SimkitError, check_count
+from simkit.games import Game
+
+
+def name_value(option: str, text: str) -> tuple[str, str]:
+    name, eq, value = text.partition("=")
+    if not eq or not name.strip():
+        raise SimkitError(f"{option} needs name=value, got {text!r}")
+    return name.strip(), value.strip()
+
+
+def number(text: str) -> int | float | str:
+    """A number if the text is one, else the text itself (the game's checks judge it)."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def shorthands() -> dict[str, tuple[str, ...]]:
+    """Every registered game's rule shorthands (--ass-joker): flag -> the games that have it."""
+    found: dict[str, tuple[str, ...]] = {}
+    for name in games.names():
+        for option in games.get(name).rule_flags:
+            found[option.flag] = found.get(option.flag, ()) + (name,)
+    return found
+
+
+def rules(game: Game, pairs: tuple[str, ...] = (), flags: dict | None = None) -> dict:
+    """Rule options from --rule name=value (any number) and the game's shorthands (`flags`: the
+    shorthands' values by rule name, None where not given), checked by the game."""
+    chosen = {}
+    for text in pairs:
+        name, value = name_value("--rule", text)
+        chosen[name] = number(value)
+    for rule, value in (flags or {}).items():
+        if value is None:
+            continue
+        option = next((o for o in game.rule_flags if o.rule == rule), None)
+        if option is None:
+            flag = "--" + rule.replace("_", "-")
+            owners = " and ".join(games.get(g).title for g in shorthands().get(flag, ()))
+            raise SimkitError(f"{flag} is a rule option of {owners}; {game.title} has no such rule")
+        chosen[option.rule] = value
+    return game.check_rules(chosen)
+
+
+def model(game: Game, pairs: tuple[str, ...], players: int) -> dict:
+    """Model values (Ezelen's M8) from --model name=value: a number for every seat, or one per
+    seat, comma-separated."""
+    if not pairs:
+        return {}
+    if game.check_model is None:
+        raise SimkitError(f"--model sets a game's model of the players; {game.title} has none")
+    values = {}
+    for text in pairs:
+        name, given = name_value("--model", text)
+        numbers = [number(x.strip()) for x in given.split(",")]
+        if any(isinstance(x, str) for x in numbers):
+            raise SimkitError(f"--model {name} needs a number, or one number per seat separated by commas, "
+                              f"got {given!r}")
+        values[name] = numbers if len(numbers) > 1 else numbers[0]
+    return game.check_model(values, players, "--model")
+
+
+def load_files(files: tuple[str, ...]) -> None:
+    from simkit.plugins import load_strategy_file
+
+    for f in files:
+        load_strategy_file(f)
+
+
+def player_counts(option: str, text: str, game: Game) -> list[int]:
+    """'4,8' -> [4, 8], each a player count the game allows."""
+    try:
+        counts = [int(x) for x in text.split(",")]
+    except ValueError:
+        raise SimkitError(f"{option} must be a comma-separated list of numbers, got {text!r}") from None
+    for n in counts:
+        game.check_players(n)
+    return counts
+
+
+@dataclass(frozen=True)
+class Play:
+    """What `simulate` and `trace` were asked to play, checked."""
+
+    game: Game
+    seats: list
+    rules: dict
+    model: dict
+    seed: int
+    count: int  # hands, rounds or matches
+
+    def title(self, unit: str) -> str:
+        """The first line of a table: the game, what was played, every option in force."""
+        from simkit.summary import format_value
+
+        options = [f"{k}={v}" for k, v in self.rules.items()] + [f"{k}={format_value(v)}"
+                                                                 for k, v in self.model.items()]
+        return (f"{self.game.title} - {len(self.seats)} players, {self.count:,} {unit}, seed {self.seed}, "
+                f"{', '.join(options)} (± and [ ] are 95% intervals, n = {self.count:,} {unit})")
+
+
+def play(game: str, players: int, count: int, seed: str, strategies: str | None, rule_pairs: tuple[str, ...],
+         model_pairs: tuple[str, ...], strategy_files: tuple[str, ...], flags: dict) -> Play:
+    """The table, seed and options of `simulate` or `trace`, each checked once."""
+    from simkit.rng import check_seed
+    from simkit.strategy_spec import split
+
+    described = games.get(game)
+    load_files(strategy_files)
+    described.check_players(players)
+    seats = described.seats_for(split(strategies or described.default_strategy), players)
+    return Play(described, seats, rules(described, rule_pairs, flags), model(described, model_pairs, players),
+                check_seed(seed), check_count(count, "--hands"))
