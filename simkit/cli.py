@@ -43,12 +43,18 @@ def _rule_flag_opts(f):
     return f
 
 
-players_opt = click.option("--players", "-n", type=int, required=True, help="Number of players.")
+def _each_game(what) -> str:
+    """A help text's list of something per game: 'Who's the Ass? 3..12, Ezelen 2..13'."""
+    return ", ".join(f"{g.title} {what(g)}" for g in map(games.get, games.names()))
+
+
+players_opt = click.option("--players", "-n", type=int, required=True,
+                           help=f"Number of players ({_each_game(lambda g: '%d..%d' % g.players)}).")
 seed_opt = click.option("--seed", "-s", type=str, default="0", show_default=True,
                         help="Run seed, 0..2**64-1: hand i draws only from (seed, i).")
 strategies_opt = click.option("--strategies", type=str, default=None,
                               help="One strategy per seat, comma-separated, or one for all, e.g. lowest,random "
-                                   "(default: the game's own, see `simkit strategies`).")
+                                   f"(default: {_each_game(lambda g: g.default_strategy)}; see `simkit strategies`).")
 rule_opt = click.option("--rule", "rule_pairs", multiple=True, metavar="NAME=VALUE",
                         help="Set a rule option, e.g. --rule ass_joker=any or (Ezelen) --rule beat=2.5 (repeatable).")
 model_opt = click.option("--model", "model_pairs", multiple=True, metavar="NAME=VALUE",
@@ -275,10 +281,10 @@ def list_strategies(game, strategy_files):
 @click.option("--hands", "-H", type=int, default=1_000_000, show_default=True,
               help="Hands (Ezelen: rounds) per measurement of the fast engine.")
 @click.option("--reference-hands", type=int, default=None,
-              help="Hands (rounds) for the plain-Python reference engine (0: skip it; default: the game's, "
-                   "Who's the Ass? 300, Ezelen 2,000).")
+              help="Hands (rounds) for the plain-Python reference engine (0: skip it; default: "
+                   f"{_each_game(lambda g: f'{g.reference_deals:,}')}).")
 @click.option("--players", "player_list", type=str, default=None,
-              help="Player counts to measure, e.g. 4,8 (default: the game's, Who's the Ass? 3,4,6,8,12, Ezelen 4,8).")
+              help=f"Player counts to measure, e.g. 4,8 (default: {_each_game(lambda g: g.bench_players)}).")
 @click.option("--strategy-hands", type=int, default=200_000, show_default=True,
               help="Hands per measurement of each strategy, where the game has that table (0: skip it).")
 @click.option("--runner-spec", "runner_specs", type=str, multiple=True,
