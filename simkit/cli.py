@@ -53,10 +53,11 @@ players_opt = click.option("--players", "-n", type=int, required=True,
 seed_opt = click.option("--seed", "-s", type=str, default="0", show_default=True,
                         help="Run seed, 0..2**64-1: hand i draws only from (seed, i).")
 strategies_opt = click.option("--strategies", type=str, default=None,
-                              help="One strategy per seat, comma-separated, or one for all, e.g. lowest,random "
+                              help="One strategy per seat, comma-separated, or one for all, e.g. "
+                                   "greedy,lowest,lowest,lowest "
                                    f"(default: {_each_game(lambda g: g.default_strategy)}; see `simkit strategies`).")
 rule_opt = click.option("--rule", "rule_pairs", multiple=True, metavar="NAME=VALUE",
-                        help="Set a rule option, e.g. --rule ass_joker=any or (Ezelen) --rule beat=2.5 (repeatable).")
+                        help="Set a rule option of the game, e.g. --rule ass_joker=any (see docs/rules/; repeatable).")
 model_opt = click.option("--model", "model_pairs", multiple=True, metavar="NAME=VALUE",
                          help="Ezelen: set a model value (M2-M4) for every seat, or one per seat, e.g. "
                               "--model attention=1,1,0.6,1 (repeatable).")
@@ -75,13 +76,13 @@ def play_opts(f):
     return f
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 120})
 @click.version_option(package_name="simkit")
 def cli():
     """Monte Carlo strategy analysis for Who's the Ass? and Ezelen."""
 
 
-@cli.command()
+@cli.command(short_help="Play many hands or rounds; per-seat results with 95% CIs.")
 @play_opts
 @click.option("--hands", "-H", type=int, default=100_000, show_default=True,
               help="Hands to play (Ezelen: rounds, or matches with --matches).")
@@ -107,7 +108,7 @@ def simulate(game, players, seed, strategies, rule_pairs, model_pairs, strategy_
     click.echo(f"speed: {summary.speed} ({summary.seconds:.2f} s on {nthreads} threads)")
 
 
-@cli.command()
+@cli.command(short_help="Write hands or rounds move by move (JSON Lines).")
 @play_opts
 @click.option("--hands", "-H", type=int, default=1, show_default=True,
               help="Hands to trace (Ezelen: rounds; consecutive rounds form matches).")
@@ -121,7 +122,7 @@ def trace(game, players, seed, strategies, rule_pairs, model_pairs, strategy_fil
     click.echo(f"wrote {count:,} {run.game.deal}s{run.game.traced(count, last)} to {output}")
 
 
-@cli.command()
+@cli.command(short_help="Print one traced hand or round for a person.")
 @click.argument("file", type=str)
 @click.option("--hand", "-k", "hand", type=int, default=None,
               help="The hand to show (Ezelen: the round, counted through the file from 0; default: the first).")
@@ -134,7 +135,7 @@ def show(file, hand, match, round_no):
     click.echo(show_record(find_record(file, hand, match, round_no)))
 
 
-@cli.command()
+@cli.command(short_help="Check a trace file against the rules, record by record.")
 @click.argument("file", type=str)
 def check(file):
     """Replay every hand or round of a trace file through the reference engine and check it move by
@@ -150,7 +151,7 @@ def check(file):
     click.echo(f"{file}: {held or '0 records'} follow the rules and the trace format")
 
 
-@cli.command()
+@cli.command(short_help="Rate strategies in one seat against the baseline.")
 @game_opt
 @players_opt
 @click.option("--hands", "-H", type=int, default=1_000_000, show_default=True, help="Hands per strategy.")
@@ -201,7 +202,7 @@ def strength(game, players, hands, seed, strategies, rule_pairs, strategy_files,
     click.echo(f"({hands * (len(candidates) + 1):,} {described.deal}s in {elapsed:.1f} s)")
 
 
-@cli.command()
+@cli.command(short_help="Run an experiment spec: statistics and report.")
 @click.argument("spec_file", type=str)
 @click.option("--out", "out", type=str, default=None, help="Folder for the results (default: runs/<name>).")
 @click.option("--hands", "-H", type=int, default=None, help="Hands per cell, overriding the spec.")
@@ -229,8 +230,19 @@ def run(spec_file, out, hands, resume, workers, scheduler, threads, rows, strate
     total = sum(task.hi - task.lo for task in plan(spec, hands)) * replays(spec)
     unit = games.get(spec.game).unit(spec.match["mode"])
     with _progress(total, unit[:-1]) as bar:
-        results = run_spec(spec, out, resume=resume, hands=hands, progress=bar.update, workers=workers,
-                           scheduler=scheduler, strategy_files=strategy_files, keep_rows=rows)
+        def resumed(done: int, chunks: int, played: int) -> None:
+            if done:
+                click.echo(f"resuming {out}: {done} of {chunks} chunks already done", err=True)
+                bar.n = bar.initial = played  # counted as done, not in the rate
+                bar.refresh()
+
+        try:
+            results = run_spec(spec, out, resume=resume, hands=hands, progress=bar.update, workers=workers,
+                               scheduler=scheduler, strategy_files=strategy_files, keep_rows=rows,
+                               resumed=resumed)
+        except KeyboardInterrupt:
+            bar.close()
+            _interrupted(spec, spec_file, out, hands)
     copy_spec(spec_file, out)
     report = make_report(out, str(spec.baseline))
     means = tables.strategy_means(results.stats)
@@ -246,7 +258,18 @@ def run(spec_file, out, hands, resume, workers, scheduler, threads, rows, strate
     click.echo(f"report: {report}")
 
 
-@cli.command()
+def _interrupted(spec, spec_file: str, out: str, hands: int | None) -> None:
+    """Ctrl-C in a run: say what is kept and how to finish it, then exit 130."""
+    from simkit.experiments.runner import kept_chunks
+
+    done, chunks = kept_chunks(spec, out, hands)
+    again = f"simkit run {spec_file} --out {out}" + (f" --hands {hands}" if hands else "") + " --resume"
+    click.echo(f"simkit: interrupted; {done} of {chunks} chunks are kept in {out}/chunks; finish the run with: "
+               f"{again}", err=True)
+    sys.exit(130)
+
+
+@cli.command(short_help="Write a run's report (Markdown and HTML).")
 @click.argument("folder", type=str)
 @click.option("--baseline", type=str, default=None, help="Strategy for paired differences (default: the spec's).")
 def report(folder, baseline):
@@ -256,7 +279,7 @@ def report(folder, baseline):
     click.echo(f"report: {make_report(folder, baseline)}")
 
 
-@cli.command("strategies")
+@cli.command("strategies", short_help="List the strategies and their parameters.")
 @game_opt
 @strategy_file_opt
 def list_strategies(game, strategy_files):
@@ -275,7 +298,7 @@ def list_strategies(game, strategy_files):
             click.echo(f"    model: {', '.join(f'{name}={value:g}' for name, value in info.model)}")
 
 
-@cli.command()
+@cli.command(short_help="Measure the engines and the runner (per second).")
 @click.option("--game", "names", multiple=True, default=games.names(), show_default=True,
               help="The game to measure (repeatable; default: every one).")
 @click.option("--hands", "-H", type=int, default=1_000_000, show_default=True,

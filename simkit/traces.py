@@ -76,13 +76,16 @@ def find_record(path: str, hand: int | None = None, match: int | None = None,
     if not os.path.isfile(path):
         raise SimkitError(f"no trace file {path}")
     wanted = None if match is None else (match, round_no or 0)
+    deal = "hand"  # what the file's records are: its first record's game says
     try:
         for i, record in enumerate(read_traces(path)):
-            if games.get(record["game"]).picks(record, i, hand, wanted):
+            game = games.get(record["game"])
+            deal = game.deal if i == 0 else deal
+            if game.picks(record, i, hand, wanted):
                 return record
     except (ValueError, KeyError, TypeError, IndexError, SimkitError) as e:
         raise SimkitError(f"{path} is not a valid trace file ({type(e).__name__}: {e})") from None
-    which = [f"hand {hand}"] if hand is not None else []
+    which = [f"{deal} {hand}"] if hand is not None else []
     if wanted is not None:
         which.append(f"match {wanted[0]}, round {wanted[1]}")
     raise SimkitError(f"{' with '.join(which)} is not in {path}")

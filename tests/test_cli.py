@@ -68,7 +68,7 @@ def test_trace_show_check_round_trip(run, tmp_path):
     assert json.loads(lines[0])["rules"] == {"ass_joker": "1"}
     code, out, _ = run("show", target, "--hand", "2")
     assert code == 0 and out.startswith("hand 2 (seed 9), 5 players")
-    assert "trick 1, led by seat" in out and "penalty" in out and " A" in out
+    assert "trick 0, led by seat" in out and "trick 1, led by seat" in out and "penalty" in out and " A" in out
     code, out, _ = run("check", target)
     assert code == 0 and "4 hands follow the rules" in out
     code, _, err = run("show", target, "--hand", "99")

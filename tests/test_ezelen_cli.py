@@ -285,8 +285,8 @@ def test_bad_input_is_one_line_and_exit_2(run, tmp_path, monkeypatch, args, mess
 def test_show_says_what_is_missing(run, tmp_path):
     target = tmp_path / "t.jsonl"
     run("trace", "--game", "ezelen", "-n", "4", "-H", "3", "-o", target)
-    for args, message in ((["--hand", "3"], "hand 3 is not in"), (["--match", "1"], "match 1, round 0 is not in"),
-                          (["--match", "0", "--round", "0", "--hand", "1"], "hand 1 with match 0, round 0 is not in")):
+    for args, message in ((["--hand", "3"], "round 3 is not in"), (["--match", "1"], "match 1, round 0 is not in"),
+                          (["--match", "0", "--round", "0", "--hand", "1"], "round 1 with match 0, round 0 is not in")):
         code, out, err = run("show", target, *args)
         assert code == 2 and out == "" and message in err and err.count("\n") == 1
     target.write_text('{"game": "ezelen", "match": 0}\n')

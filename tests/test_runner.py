@@ -58,9 +58,15 @@ def test_resume_after_an_interruption_gives_the_identical_results(tmp_path, monk
 
     with pytest.raises(KeyboardInterrupt):
         runner.run_spec(parse_spec_dict(SPEC), str(tmp_path / "b"), keep_rows=True, progress=interrupt)
-    resumed = runner.run_spec(parse_spec_dict(SPEC), str(tmp_path / "b"), resume=True, keep_rows=True)
+    kept, chunks = runner.kept_chunks(parse_spec_dict(SPEC), str(tmp_path / "b"))
+    assert kept == 2 and chunks == len(runner.plan(parse_spec_dict(SPEC)))  # what Ctrl-C says is kept
+    told, played = [], []
+    resumed = runner.run_spec(parse_spec_dict(SPEC), str(tmp_path / "b"), resume=True, keep_rows=True,
+                              progress=played.append, resumed=lambda *done: told.append(done))
     pd.testing.assert_frame_equal(whole.rows, resumed.rows)
     assert whole.stats == resumed.stats
+    per_deal = runner.replays(parse_spec_dict(SPEC))
+    assert told == [(2, chunks, sum(stop))] and sum(played) == SPEC["hands"] * per_deal - sum(stop)
 
 
 def test_chunking_does_not_change_results(tmp_path, monkeypatch):

@@ -92,22 +92,24 @@ class Results:
 def run_spec(spec: Spec, out: str, resume: bool = False, hands: int | None = None,
              progress: Callable[[int], None] | None = None, workers: int | None = None,
              scheduler: str | None = None, strategy_files: tuple[str, ...] = (), chunk: int | None = None,
-             keep_rows: bool = False) -> Results:
+             keep_rows: bool = False, resumed: Callable[[int, int, int], None] | None = None) -> Results:
     """Run every cell of `spec` into folder `out`; returns its statistics (and rows, if kept).
 
     Chunks run in this process by default, or on Dask with `workers` (a local cluster of that many
     processes) or `scheduler` (an existing cluster's address); the results are the same either way.
     """
-    write_results(spec, out, resume, hands, progress, workers, scheduler, strategy_files, chunk, keep_rows)
+    write_results(spec, out, resume, hands, progress, workers, scheduler, strategy_files, chunk, keep_rows, resumed)
     return Results(read_stats(out), read_results(out) if keep_rows else None, Path(out))
 
 
 def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None = None,
                   progress: Callable[[int], None] | None = None, workers: int | None = None,
                   scheduler: str | None = None, strategy_files: tuple[str, ...] = (), chunk: int | None = None,
-                  keep_rows: bool = False) -> Path:
+                  keep_rows: bool = False, resumed: Callable[[int, int, int], None] | None = None) -> Path:
     """The runner's work: chunks, stats.parquet (and results.parquet with `keep_rows`), meta.json.
-    `chunk` (deals per chunk) never changes the results."""
+    `chunk` (deals per chunk) never changes the results. A resumed run's chunks read back go to
+    `progress` like the others, or, with `resumed`, are told to it once before any is played:
+    (chunks done, chunks in all, hands done)."""
     folder = Path(out)
     chunks = folder / "chunks"
     if folder.exists() and any(folder.iterdir()) and not resume:
@@ -154,10 +156,13 @@ def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None 
                     olds = _replays_of(replay_of, task)
                     writer.add(index, olds, [read_chunk(chunks / f"{old.name}.arrow") for old in olds],
                                [None] * len(olds))
-                if progress:
+                if progress and not resumed:
                     progress((task.hi - task.lo) * per_deal)
             else:
                 todo.append((index, task))
+        if resumed:
+            resumed(len(tasks) - len(todo), len(tasks), sum(t.hi - t.lo for t in tasks) * per_deal
+                    - sum(t.hi - t.lo for _, t in todo) * per_deal)
         order = {task: index for index, task in todo}
         pending = [task for _, task in todo]
         if workers is None and scheduler is None:
@@ -265,3 +270,11 @@ def write_spec(spec: Spec, out: str) -> None:
     """Write a spec given as a dict beside its results, as TOML."""
     with atomic_path(Path(out) / "spec.toml") as tmp:
         tmp.write_text(spec_toml(spec), encoding="utf-8")
+
+
+def kept_chunks(spec: Spec, out: str, hands: int | None = None) -> tuple[int, int]:
+    """(chunks finished, chunks in all) of an unfinished run in folder `out`: what --resume keeps."""
+    tasks = plan(spec, hands)
+    folder = Path(out) / "chunks"
+    return sum((folder / f"{task.name}.npy").exists() for task in tasks), len(tasks)
+

@@ -58,7 +58,7 @@ def show_hand(record: dict) -> str:
         lines.append(f"  {f'seat {s} {names[s]}':<{width}}  dealt {' '.join(map(card_name, record['deal'][s]))}")
     for t, trick in enumerate(record["tricks"]):
         kind = "ass trick" if trick["kind"] == "ass" else "trick"
-        lines.append(f"{kind} {t + 1}, led by seat {trick['leader']}:")
+        lines.append(f"{kind} {t}, led by seat {trick['leader']}:")  # from 0, as `check` and the trace count
         for p in trick["plays"]:
             if p.get("pass"):
                 lines.append(f"    seat {p['seat']}: pass")
