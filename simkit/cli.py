@@ -217,6 +217,7 @@ def run(spec_file, out, hands, resume, workers, scheduler, threads, rows, strate
     from simkit.experiments.runner import copy_spec, plan, replays, run_spec
     from simkit.experiments.spec import load_spec
     from simkit.reports import tables
+    from simkit.reports.answer import answer
     from simkit.reports.report import make_report
 
     options.load_files(strategy_files)
@@ -256,6 +257,7 @@ def run(spec_file, out, hands, resume, workers, scheduler, threads, rows, strate
                "(± = 95% interval)")
     click.echo(shown.to_string())
     click.echo(f"report: {report}")
+    click.echo(answer(results.stats, str(spec.baseline)))
 
 
 def _interrupted(spec, spec_file: str, out: str, hands: int | None) -> None:

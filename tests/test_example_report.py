@@ -8,8 +8,9 @@ import pytest
 from simkit import experiments
 
 EXAMPLES = {  # spec -> the size `make example` runs it at, and figures it must hold
-    "joker-timing": (20000, ("sweep.png", "comparison.png", "distribution.png", "hand-length.png")),
-    "ezelen-passing": (200, ("comparison.png", "donkey.png", "loss-causes.png", "first-signal.png")),
+    "joker-timing": (20000, ("difference.png", "sweep.png", "comparison.png", "distribution.png", "hand-length.png")),
+    "ezelen-passing": (200, ("difference.png", "comparison.png", "donkey.png", "loss-causes.png",
+                             "first-signal.png")),
 }
 
 

@@ -5,8 +5,9 @@ import pytest
 from simkit.errors import SimkitError
 from simkit.experiments import runner
 from simkit.experiments.spec import parse_spec_dict
+from simkit.reports.answer import answer
 from simkit.reports.report import make_report
-from simkit.reports.tables import paired_differences
+from simkit.reports.tables import paired_differences, strategy_means
 
 
 @pytest.fixture(scope="module")
@@ -20,8 +21,10 @@ def run_folder(tmp_path_factory):
 
 def test_report_files_and_embedded_figures(run_folder):
     page = make_report(str(run_folder)).read_text()
-    assert page.count("data:image/png;base64,") == 3
-    for name in ("report.md", "comparison.png", "distribution.png", "hand-length.png"):
+    assert page.count("data:image/png;base64,") == 4
+    assert page.index("difference.png") < page.index("<h2>")  # the answer comes first: the forest plot
+    assert page.count("<figcaption>") == 1 and "95% intervals over n = 3,000 deals" in page
+    for name in ("report.md", "difference.png", "comparison.png", "distribution.png", "hand-length.png"):
         assert (run_folder / name).stat().st_size > 0
     md = (run_folder / "report.md").read_text()
     assert "Paired difference to lowest" in md and "| greedy | lowest |" in md and "Seat position effect" in md
@@ -47,3 +50,19 @@ def test_a_stronger_strategy_is_decisive(run_folder):
 def test_report_of_an_empty_folder(tmp_path):
     with pytest.raises(SimkitError, match="holds no stats.parquet"):
         make_report(str(tmp_path))
+
+
+def test_the_answer_names_the_best_and_its_margins_from_the_tables(run_folder):
+    """greedy beats the others here by far: the sentence gives its mean and its paired margins
+    over the runner-up and the baseline as the tables have them."""
+    stats = runner.read_stats(str(run_folder))
+    sentence = answer(stats, "lowest")
+    means = strategy_means(stats).set_index("strategy").sort_values("mean")
+    best, runner_up = means.index[0], means.index[1]
+    assert sentence.startswith(f"{best} does best: it scores {means.loc[best, 'mean']:.2f} ± ")
+    for rival in {runner_up, "lowest"}:
+        row = paired_differences(stats, rival).set_index("strategy").loc[best]
+        assert f"{abs(row['difference']):.2f} ± {row['ci95']:.2f} fewer than" in sentence
+    assert sentence.endswith("(95% intervals, paired on the same deals).")
+    make_report(str(run_folder))
+    assert f"**{sentence}**" in (run_folder / "report.md").read_text()

@@ -106,8 +106,9 @@ def test_the_run_command(run, tmp_path):
     assert code == 0, err
     assert "900 hands played" in out and "spend" in out and "±" in out  # 300 hands x 3 rotations
     assert sorted(p.name for p in (tmp_path / "o").iterdir()) == [
-        "comparison.png", "distribution.png", "hand-length.png", "meta.json", "report.html", "report.md",
-        "run.json", "spec.toml", "stats.parquet"]
+        "comparison.png", "difference.png", "distribution.png", "hand-length.png", "meta.json", "report.html",
+        "report.md", "run.json", "spec.toml", "stats.parquet"]
+    assert out.rstrip().splitlines()[-1].endswith("paired on the same deals).")  # the answer, last
     code, out, err = run("run", spec, "--out", tmp_path / "r", "--rows")
     assert code == 0 and "rows in" in out and (tmp_path / "r" / "results.parquet").is_file()
     code, _, err = run("run", spec, "--out", tmp_path / "o")

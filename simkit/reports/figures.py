@@ -178,3 +178,58 @@ def first_signal_turns(stats):
     ax.legend(fontsize=7)
     fig.tight_layout()
     return fig
+
+
+
+def _point(cell: dict) -> str:
+    """A table's sweep point, short: 'attention=0.25, reaction_median=0.3'."""
+    return ", ".join(f"{k.split('.', 1)[-1]}={v:g}" for k, v in cell.get("sweep", {}).items())
+
+
+def _forest_panel(ax, part: pd.DataFrame, labels: list[str], scale: float) -> None:
+    order = np.argsort(-part["difference"].to_numpy(), kind="stable")
+    part, labels = part.iloc[order], [labels[i] for i in order]
+    y = np.arange(len(part))
+    for yi, r in zip(y, part.itertuples()):
+        ax.errorbar(scale * r.difference, yi, xerr=scale * r.ci95, fmt="o", capsize=3, color="C0",
+                    markerfacecolor="C0" if r.decisive else "white")
+    ax.axvline(0, color="0.3", lw=1)
+    ax.set_yticks(y, labels)
+    ax.set_ylim(-0.7, len(part) - 0.3)
+    ax.margins(x=0.15)
+    ax.grid(axis="x", alpha=0.3)
+
+
+def forest(diffs: pd.DataFrame, value: str, baseline: str, cells: list[dict]):
+    """The paired difference of every strategy to the baseline with its 95% interval, sorted,
+    filled where the interval excludes zero: a panel per table (never pooled over tables), or,
+    where every table compares one strategy (a sweep), one panel with a row per table."""
+    unit = {"penalty": "points per hand and seat", "total": "points per match and seat",
+            "lost": "percentage points of rounds lost"}.get(value, value)
+    scale = 100.0 if value == "lost" else 1.0
+    shown = list(dict.fromkeys(diffs["cell"]))
+    if diffs.groupby("cell").size().max() == 1 and len(shown) > 1:
+        fig, ax = plt.subplots(figsize=(8, 0.32 * len(diffs) + 1.6))
+        labels = [f"{r.strategy}, {_point(cells[r.cell]) or f'{r.players} players'}" for r in diffs.itertuples()]
+        _forest_panel(ax, diffs, labels, scale)
+        axes = np.array([[ax]])
+    else:
+        shown = shown[:24]
+        cols = min(3, len(shown))
+        rows = -(-len(shown) // cols)
+        tall = max(len(diffs[diffs["cell"] == c]) for c in shown)
+        fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols + 1.5, (0.35 * tall + 1.1) * rows + 0.6),
+                                 squeeze=False, sharex=True)
+        for ax, cell in zip(axes.flat, shown):
+            part = diffs[diffs["cell"] == cell]
+            _forest_panel(ax, part, list(part["strategy"]), scale)
+            ax.set_title(_point(cells[cell]) or f"table {cell}, {cells[cell]['players']} players", fontsize=9)
+        for ax in axes.flat[len(shown):]:
+            ax.set_visible(False)
+    for column in axes.T:  # the lowest panel of each column carries the axis
+        bottom = [ax for ax in column if ax.get_visible()][-1]
+        bottom.xaxis.set_tick_params(labelbottom=True)
+        bottom.set_xlabel(f"difference, {unit}")
+    fig.suptitle(f"Paired difference to {baseline} on the same deals (negative = better)", fontsize=11)
+    fig.tight_layout()
+    return fig

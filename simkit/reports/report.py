@@ -17,6 +17,7 @@ from simkit.experiments import statistics as st
 from simkit.experiments.statistics import Statistics
 from simkit.files import atomic_path
 from simkit.reports import figures, tables
+from simkit.reports.answer import answer
 
 TITLES = {"penalty": "Mean penalty per strategy", "total": "Mean match total per strategy",
           "lost": "Share of rounds lost per strategy"}
@@ -64,7 +65,11 @@ def figures_for(results, stats_tables: dict[str, pd.DataFrame] | None = None,
     means = found[TITLES[value]]
     if means["cell"].nunique() > 1:  # many cells: each strategy over all its cells, per player count
         means = tables.strategy_means(stats, by_cell=False)
-    out = {"comparison.png": figures.strategy_comparison(means, value)}
+    out = {}
+    diffs = next((frame for title, frame in found.items() if title.startswith("Paired difference")), None)
+    if diffs is not None and len(diffs):  # the main answer first
+        out["difference.png"] = figures.forest(diffs, value, baseline, stats.layout.cells)
+    out["comparison.png"] = figures.strategy_comparison(means, value)
     if "Match wins" in found:
         out["match-wins.png"] = figures.shares(found["Match wins"], "win", "low", "high",
                                                "share of matches won (ties shared; 95% Wilson interval)")
@@ -216,23 +221,52 @@ def make_report(folder: str, baseline: str | None = None) -> Path:
              f"matches), each deal's seats and rotated replays averaged first, since they share the cards.")
     short = findings(found, baseline)
     sections.insert(0, ("In short", "\n".join(f"- {line}" for line in short)))
-    md = [f"# {name}", "", intro, ""]
+    sentence = answer(stats, baseline)
+    caption = _forest_caption(found, baseline, tables.measure(stats))
+    md = [f"# {name}", "", intro, "", f"**{sentence}**", ""]
+    if "difference.png" in images:
+        md += ["![difference.png](difference.png)", "", f"*{caption}*", ""]
     for title, body in sections:
         md += [f"## {title}", "", body, ""]
-    md += [f"![{n}]({n})" for n in images]
+    md += [f"![{n}]({n})" for n in images if n != "difference.png"]
     _atomic_write(out / "report.md", "\n".join(md).encode())
-    body = [f"<h1>{html.escape(name)}</h1>", f"<p>{html.escape(intro)}</p>"]
+    body = [f"<h1>{html.escape(name)}</h1>", f"<p>{html.escape(intro)}</p>",
+            f"<p class='answer'><strong>{html.escape(sentence)}</strong></p>"]
+    if "difference.png" in images:
+        body.append(_figure("difference.png", images["difference.png"], caption))
     for title, text in sections:
         body.append(f"<h2>{html.escape(title)}</h2>")
         body.append(_html_table(text))
     for n, data in images.items():
-        body.append(f'<p><img alt="{n}" src="data:image/png;base64,{base64.b64encode(data).decode()}"></p>')
+        if n != "difference.png":
+            body.append(f'<p><img alt="{n}" src="data:image/png;base64,{base64.b64encode(data).decode()}"></p>')
     page = ("<!doctype html><html><head><meta charset='utf-8'><title>" + html.escape(name) +
             "</title><style>body{font-family:sans-serif;max-width:70em;margin:auto}table{border-collapse:collapse}"
-            "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}img{max-width:100%}</style></head><body>" +
+            "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}img{max-width:100%}"
+            "figure{margin:1em 0}figcaption{color:#444;font-size:0.9em;max-width:60em}"
+            ".answer{font-size:1.1em;background:#f3f6fa;padding:0.6em 0.8em;border-left:4px solid #3465a4}"
+            "</style></head><body>" +
             "\n".join(body) + "</body></html>")
     _atomic_write(out / "report.html", page.encode())
     return out / "report.html"
+
+
+def _figure(name: str, data: bytes, caption: str) -> str:
+    return (f'<figure><img alt="{name}" src="data:image/png;base64,{base64.b64encode(data).decode()}">'
+            f"<figcaption>{html.escape(caption)}</figcaption></figure>")
+
+
+def _forest_caption(found: dict[str, pd.DataFrame], baseline: str, value: str) -> str:
+    diffs = next((frame for title, frame in found.items() if title.startswith("Paired difference")), None)
+    if diffs is None or not len(diffs):
+        return ""
+    n = int(diffs["n"].min())
+    unit = {"penalty": "penalty points per hand and seat", "total": "points per match and seat",
+            "lost": "percentage points of rounds lost"}.get(value, value)
+    tables_word = "a panel per table, " if diffs["cell"].nunique() > 1 else ""
+    return (f"Each strategy's mean minus {baseline}'s on the same deals and seats, in {unit} ({tables_word}"
+            f"sorted); bars are 95% intervals over n = {n:,} deals per table; filled markers: decisive (the "
+            "interval excludes zero).")
 
 
 def _html_table(markdown: str) -> str:

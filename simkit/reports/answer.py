@@ -1,0 +1,82 @@
+"""The run's answer in one sentence: the best strategy, where it did best, and its margins over
+the runner-up and over the baseline on the same deals, each with its 95% interval. The report
+opens with it and `simkit run` ends with it."""
+
+from simkit.experiments.statistics import Statistics
+from simkit.reports.tables import measure, paired_differences, strategy_means
+
+UNIT = {"penalty": "points per hand and seat", "total": "points per match and seat"}
+
+
+def _where(stats: Statistics, cell: int) -> str:
+    """A cell for a reader: its players, and its sweep point where the run has several cells."""
+    if len(stats.layout.cells) == 1:
+        return ""
+    described = stats.layout.cells[cell]
+    point = ", ".join(f"{k} = {v:g}" for k, v in described.get("sweep", {}).items())
+    return f" (table {cell}: {described['players']} players{', ' + point if point else ''})"
+
+
+def _amount(value: str, x: float, half: float) -> str:
+    if value == "lost":
+        return f"{100 * abs(x):.2f} ± {100 * half:.2f} percentage points"
+    return f"{abs(x):.2f} ± {half:.2f}"
+
+
+def _margin(value: str, row, rival: str) -> str:
+    fewer = "fewer" if row.difference < 0 else "more"
+    sure = "" if row.decisive else ", not decisive"
+    return f"{_amount(value, row.difference, row.ci95)} {fewer} than {rival}{sure}"
+
+
+def _pair(stats: Statistics, cell: int, strategy: str, rival: str):
+    diffs = paired_differences(stats, rival)
+    found = diffs[(diffs["cell"] == cell) & (diffs["strategy"] == strategy)]
+    return next(found.itertuples(), None)
+
+
+def answer(stats: Statistics, baseline: str) -> str:
+    """One sentence. The best is the strategy furthest ahead of the baseline at a table they share
+    (paired on the same deals); without the baseline, the lowest mean at a table of several."""
+    value = measure(stats)
+    means = strategy_means(stats)
+    means = means[means.groupby("cell")["strategy"].transform("nunique") > 1]
+    if not len(means):
+        return "Every table plays one strategy: there is nothing to compare."
+    diffs = paired_differences(stats, baseline)
+    if len(diffs) and (diffs["difference"] < 0).any():  # the strategy furthest ahead of the baseline
+        top = diffs.loc[diffs["difference"].idxmin()]
+        cell, best = int(top["cell"]), top["strategy"]
+    elif len(diffs):  # the baseline does best wherever it plays: how close the nearest rival came
+        near = diffs.loc[diffs["difference"].idxmin()]
+        return (f"{baseline} (the baseline) does best at every table it plays; the closest rival, "
+                f"{near['strategy']}{_where(stats, int(near['cell']))}, "
+                f"comes within {_amount(value, near['difference'], near['ci95'])}"
+                f"{' ' + UNIT[value] if value in UNIT else ''} of it{'' if near['decisive'] else ' (not decisive)'} "
+                "(95% interval, paired on the same deals).")
+    else:  # the baseline plays nowhere
+        shared = means[means["cell"].isin(diffs["cell"])] if len(diffs) else means
+        top = shared.loc[shared["mean"].idxmin()]
+        cell, best = int(top["cell"]), top["strategy"]
+    table = means[means["cell"] == cell].sort_values("mean")
+    mine = table[table["strategy"] == best].iloc[0]
+    runner_up = table[table["strategy"] != best]["strategy"].iloc[0]
+    level = (f"loses {100 * mine['mean']:.2f}% ± {100 * mine['ci95']:.2f}% of its rounds" if value == "lost"
+             else f"scores {mine['mean']:.2f} ± {mine['ci95']:.2f} {UNIT.get(value, value)}")
+    margins = []
+    for rival, name in ((runner_up, f"the runner-up ({runner_up})"), (baseline, f"the baseline ({baseline})")):
+        if rival == best or (rival == baseline and rival == runner_up and margins):
+            continue
+        row = _pair(stats, cell, best, rival)
+        if row is not None:
+            label = f"the runner-up, the baseline ({rival})" if rival == runner_up == baseline else name
+            margins.append(_margin(value, row, label))
+    role = " (the baseline)" if best == baseline else ""
+    return (f"{best}{role} does best{_where(stats, cell)}: it {level}, " + " and ".join(margins)
+            + " (95% intervals, paired on the same deals).")
+
+
+def answer_of(results, baseline: str) -> str:
+    """`answer` of a run's Results (or statistics)."""
+    return answer(results.stats if hasattr(results, "stats") else results, baseline)
+
