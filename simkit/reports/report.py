@@ -158,7 +158,7 @@ def title_of(stats: dict[str, pd.DataFrame]) -> str:
 
 
 def _share(p: float, lo: float, hi: float) -> str:
-    return f"{100 * p:.2f}% ({100 * lo:.2f}–{100 * hi:.2f})"
+    return f"{100 * p:.2f}% [{100 * lo:.2f}, {100 * hi:.2f}]"  # the notation `simulate` prints too
 
 
 def _fmt(frame: pd.DataFrame) -> pd.DataFrame:
@@ -183,6 +183,38 @@ def _fmt(frame: pd.DataFrame) -> pd.DataFrame:
     if "n" in out.columns:  # n last, beside the numbers it belongs to
         out = out[[c for c in out.columns if c != "n"] + ["n"]]
     return out
+
+
+def _constant_columns(stats: Statistics) -> list[str]:
+    """Columns the same in every row of every table (one cell, one player count): said once, in
+    the header, instead."""
+    cells = stats.layout.cells
+    return (["cell"] if len(cells) == 1 else []) + (["players"] if len({c["players"] for c in cells}) == 1 else [])
+
+
+def _header(stats: Statistics, meta: dict) -> str:
+    """The report's first paragraph, in prose: the game, the tables, the rules, what was played."""
+    game = games.get(meta.get("game", games.DEFAULT))
+    mode = meta.get("match", {}).get("mode", "single")
+    unit = game.unit(mode)
+    cells = stats.layout.cells
+    players = sorted({c["players"] for c in cells})
+    count = f"{players[0]}" if len(players) == 1 else ", ".join(map(str, players[:-1])) + f" and {players[-1]}"
+    tables_word = f"{len(cells)} tables" if len(cells) > 1 else "one table"
+    rules = ", ".join(f"{k} = {v}" for k, v in meta.get("rules", {}).items()) or "the defaults"
+    extra = ", ".join(f"{k} {v}" for k, v in meta.get("match", {}).items() if k != "mode")
+    play = f"single {game.deal}s" if mode == "single" else f"matches: {mode}" + (f", {extra}" if extra else "")
+    seating = ("seats rotated: every strategy plays every seat of every deal" if meta.get("seating") == "rotate"
+               else "seats as listed")
+    per_table = meta.get("hands")
+    speed = f" at {meta['hands_per_s']:,} {unit}/s" if meta.get("hands_per_s") else ""
+    return (f"{game.title}, {count} players at {tables_word} ({play}); rules: {rules}; {seating}. "
+            + (f"{per_table:,} deals per table and rotation: " if isinstance(per_table, int) else "")
+            + f"{tables.played(stats):,} {unit} played in all{speed}, {tables.rows_played(stats):,} seat rows "
+            f"(one per seat of each {game.deal}{'' if mode == 'single' else ' and match'}); seed "
+            f"{meta.get('seed', '?')}. Every ± and [a, b] is a 95% "
+            "interval over deals, and n counts deals: a deal's seats and rotations share its cards, so they are "
+            "averaged first.")
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
@@ -211,14 +243,10 @@ def make_report(folder: str, baseline: str | None = None) -> Path:
     name = str(meta.get("experiment", out.name))
     empty = (f"(none: {baseline} is not in the lineup)" if meta.get("seating", "rotate") == "rotate" else
              "(none: pairs on the same deal and seat need seating = \"rotate\")")
-    sections = [(title, tables.markdown(_fmt(frame)) if len(frame) else empty) for title, frame in found.items()]
-    unit = games.get(meta.get("game", games.DEFAULT)).unit(meta.get("match", {}).get("mode", "single"))
-    speed = f"; {meta['hands_per_s']:,} {unit}/s" if meta.get("hands_per_s") else ""
-    intro = (f"{tables.played(stats):,} {unit} played; {meta.get('game', '')} seed {meta.get('seed', '?')}, "
-             f"{meta.get('hands', '?')} {unit} per cell and seat rotation, "
-             f"seating {meta.get('seating', '?')}, rules {meta.get('rules', '?')}, match {meta.get('match', '?')}"
-             f"{speed}. Every ± and every range in brackets is a 95% interval over deals; n counts deals (hands or "
-             f"matches), each deal's seats and rotated replays averaged first, since they share the cards.")
+    constant = _constant_columns(stats)
+    sections = [(title, tables.markdown(_fmt(frame.drop(columns=[c for c in constant if c in frame.columns])))
+                 if len(frame) else empty) for title, frame in found.items()]
+    intro = _header(stats, meta)
     short = findings(found, baseline)
     sections.insert(0, ("In short", "\n".join(f"- {line}" for line in short)))
     sentence = answer(stats, baseline)
