@@ -23,7 +23,8 @@ def test_report_files_and_embedded_figures(run_folder):
     page = make_report(str(run_folder)).read_text()
     assert page.count("data:image/png;base64,") == 4
     assert page.index("difference.png") < page.index("<h2>")  # the answer comes first: the forest plot
-    assert page.count("<figcaption>") == 1 and "95% intervals over n = 3,000 deals" in page
+    assert page.count("<figcaption>") == page.count("<img") == 4  # every figure says what it draws
+    assert "95% intervals over n = 3,000 deals" in page
     for name in ("report.md", "difference.png", "comparison.png", "distribution.png", "hand-length.png"):
         assert (run_folder / name).stat().st_size > 0
     md = (run_folder / "report.md").read_text()

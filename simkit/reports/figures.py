@@ -33,12 +33,13 @@ def _step(ax, counts: np.ndarray, label: str) -> None:
 def strategy_comparison(means: pd.DataFrame, value: str):
     """Mean per strategy with its 95% interval, a row per cell (or per player count, pooled)."""
     fig, ax = plt.subplots(figsize=(8, 0.3 * len(means) + 1.5))
-    labels = [f"{r.strategy}  ({r.players}p" + (f", cell {r.cell})" if "cell" in means.columns else ")")
-              for r in means.itertuples()]
+    many = "cell" in means.columns and means["cell"].nunique() > 1
+    labels = [f"{r.strategy}" + (f"  (table {r.cell}, {r.players}p)" if many else "") for r in means.itertuples()]
     y = np.arange(len(means))
     ax.errorbar(means["mean"], y, xerr=means["ci95"], fmt="o", capsize=4)
     ax.set_yticks(y, labels)
     ax.invert_yaxis()
+    ax.margins(x=0.1, y=0.1)  # no mark on the frame's edge
     what = {"penalty": "mean penalty per hand and seat", "total": "mean match total per seat",
             "lost": "share of rounds lost"}.get(value, f"mean {value}")
     ax.set_xlabel(f"{what} (95% interval)")

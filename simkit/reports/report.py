@@ -6,6 +6,7 @@ on the number of hands: everything is read off the run's statistics (stats.parqu
 import base64
 import html
 import json
+import re
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -18,6 +19,7 @@ from simkit.experiments.statistics import Statistics
 from simkit.files import atomic_path
 from simkit.reports import figures, tables
 from simkit.reports.answer import answer
+from simkit.reports.captions import captions
 
 TITLES = {"penalty": "Mean penalty per strategy", "total": "Mean match total per strategy",
           "lost": "Share of rounds lost per strategy"}
@@ -62,9 +64,7 @@ def figures_for(results, stats_tables: dict[str, pd.DataFrame] | None = None,
     stats = _stats(results)
     found = stats_tables or summary(stats, baseline)
     value = tables.measure(stats)
-    means = found[TITLES[value]]
-    if means["cell"].nunique() > 1:  # many cells: each strategy over all its cells, per player count
-        means = tables.strategy_means(stats, by_cell=False)
+    means = found[TITLES[value]]  # a row per table: never pooled over tables
     out = {}
     diffs = next((frame for title, frame in found.items() if title.startswith("Paired difference")), None)
     if diffs is not None and len(diffs):  # the main answer first
@@ -250,13 +250,16 @@ def make_report(folder: str, baseline: str | None = None) -> Path:
     short = findings(found, baseline)
     sections.insert(0, ("In short", "\n".join(f"- {line}" for line in short)))
     sentence = answer(stats, baseline)
-    caption = _forest_caption(found, baseline, tables.measure(stats))
+    caption_of = captions(stats, found, baseline)
+    caption = caption_of["difference.png"]
     md = [f"# {name}", "", intro, "", f"**{sentence}**", ""]
     if "difference.png" in images:
         md += ["![difference.png](difference.png)", "", f"*{caption}*", ""]
     for title, body in sections:
         md += [f"## {title}", "", body, ""]
-    md += [f"![{n}]({n})" for n in images if n != "difference.png"]
+    for n in images:
+        if n != "difference.png":
+            md += [f"![{n}]({n})", "", f"*{caption_of[n]}*", ""]
     _atomic_write(out / "report.md", "\n".join(md).encode())
     body = [f"<h1>{html.escape(name)}</h1>", f"<p>{html.escape(intro)}</p>",
             f"<p class='answer'><strong>{html.escape(sentence)}</strong></p>"]
@@ -267,10 +270,12 @@ def make_report(folder: str, baseline: str | None = None) -> Path:
         body.append(_html_table(text))
     for n, data in images.items():
         if n != "difference.png":
-            body.append(f'<p><img alt="{n}" src="data:image/png;base64,{base64.b64encode(data).decode()}"></p>')
+            body.append(_figure(n, data, caption_of[n]))
     page = ("<!doctype html><html><head><meta charset='utf-8'><title>" + html.escape(name) +
-            "</title><style>body{font-family:sans-serif;max-width:70em;margin:auto}table{border-collapse:collapse}"
-            "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}img{max-width:100%}"
+            "</title><style>body{font-family:sans-serif;max-width:70em;margin:auto;padding:0 1.5em}"
+            "table{border-collapse:collapse}"
+            "td,th{border:1px solid #ccc;padding:2px 8px}.n{text-align:right}.t{text-align:left}"
+            "tr.decisive td{font-weight:bold}img{max-width:100%}"
             "figure{margin:1em 0}figcaption{color:#444;font-size:0.9em;max-width:60em}"
             ".answer{font-size:1.1em;background:#f3f6fa;padding:0.6em 0.8em;border-left:4px solid #3465a4}"
             "</style></head><body>" +
@@ -284,19 +289,6 @@ def _figure(name: str, data: bytes, caption: str) -> str:
             f"<figcaption>{html.escape(caption)}</figcaption></figure>")
 
 
-def _forest_caption(found: dict[str, pd.DataFrame], baseline: str, value: str) -> str:
-    diffs = next((frame for title, frame in found.items() if title.startswith("Paired difference")), None)
-    if diffs is None or not len(diffs):
-        return ""
-    n = int(diffs["n"].min())
-    unit = {"penalty": "penalty points per hand and seat", "total": "points per match and seat",
-            "lost": "percentage points of rounds lost"}.get(value, value)
-    tables_word = "a panel per table, " if diffs["cell"].nunique() > 1 else ""
-    return (f"Each strategy's mean minus {baseline}'s on the same deals and seats, in {unit} ({tables_word}"
-            f"sorted); bars are 95% intervals over n = {n:,} deals per table; filled markers: decisive (the "
-            "interval excludes zero).")
-
-
 def _html_table(markdown: str) -> str:
     lines = [x for x in markdown.splitlines() if x.startswith("|") and not x.startswith("|---")]
     if markdown.startswith("- "):
@@ -304,6 +296,14 @@ def _html_table(markdown: str) -> str:
     if not lines:
         return f"<p>{html.escape(markdown)}</p>"
     cells = [[html.escape(c.strip()) for c in x.strip("|").split("|")] for x in lines]
-    head = "".join(f"<th>{c}</th>" for c in cells[0])
-    rows = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in cells[1:])
+    numeric = [all(_NUMBER.match(r[i]) for r in cells[1:]) for i in range(len(cells[0]))]
+    head = "".join(f"<th class='{'n' if num else 't'}'>{c}</th>" for c, num in zip(cells[0], numeric))
+    decisive = cells[0].index("decisive") if "decisive" in cells[0] else None
+    rows = "".join(
+        ("<tr class='decisive'>" if decisive is not None and r[decisive] == "yes" else "<tr>")
+        + "".join(f"<td class='{'n' if num else 't'}'>{c}</td>" for c, num in zip(r, numeric)) + "</tr>"
+        for r in cells[1:])
     return f"<table><tr>{head}</tr>{rows}</table>"
+
+
+_NUMBER = re.compile(r"^[-+±\d.,%\[\] ]*$")  # numbers, intervals and shares: set right, text left

@@ -1,0 +1,48 @@
+"""What each figure of a report draws, in words: its caption (what, which unit, n, what the bars
+or bands are). Every figure the report shows has one."""
+
+import pandas as pd
+
+from simkit.experiments.statistics import Statistics
+from simkit.reports import tables
+
+WHAT = {"penalty": "penalty points per hand and seat", "total": "points per match and seat",
+        "lost": "share of rounds lost"}
+
+
+def _paired(found: dict[str, pd.DataFrame]) -> pd.DataFrame | None:
+    return next((frame for title, frame in found.items() if title.startswith("Paired difference")), None)
+
+
+def captions(stats: Statistics, found: dict[str, pd.DataFrame], baseline: str) -> dict[str, str]:
+    """A caption for every figure file name the report can draw."""
+    value = tables.measure(stats)
+    what = WHAT.get(value, value)
+    means = tables.strategy_means(stats)
+    n = int(means["n"].min()) if len(means) else 0  # deals per table: each table plays them all
+    per_table = f"n = {n:,} deals per table"
+    diffs = _paired(found)
+    unit = {"penalty": "penalty points per hand and seat", "total": "points per match and seat",
+            "lost": "percentage points of rounds lost"}.get(value, value)
+    panels = "a panel per table, " if diffs is not None and diffs["cell"].nunique() > 1 else ""
+    return {
+        "difference.png": (f"Each strategy's mean minus {baseline}'s on the same deals and seats, in {unit} "
+                           f"({panels}sorted); bars are 95% intervals over {per_table}; filled markers: decisive "
+                           "(the interval excludes zero)."),
+        "comparison.png": (f"Each strategy's mean {what}, a row per table (never pooled over tables); bars are 95% "
+                           f"intervals over {per_table}."),
+        "match-wins.png": f"Share of matches each strategy won (ties shared), with 95% Wilson intervals; {per_table}.",
+        "donkey.png": (f"Share of matches that ended with the strategy's seat as the donkey (E-Z-E-L), with 95% "
+                       f"Wilson intervals; {per_table}."),
+        "loss-causes.png": ("Share of rounds each strategy lost, split by cause: last to copy (Z5) and tempo "
+                            f"faults (Z6), with 95% intervals; {per_table}."),
+        "sweep.png": (f"Paired difference to {baseline} along each swept parameter, one line per swept strategy, "
+                      f"bands are 95% intervals; {per_table}."),
+        "head-to-head.png": ("Share of deals on which the row strategy beats the column strategy at their table "
+                             f"(ties count half), with its 95% interval; {per_table}."),
+        "first-signal.png": (f"How many turns pass before the first signal, per table (rounds with a signal); "
+                             f"{per_table}."),
+        "distribution.png": (f"How the {what} is spread, per strategy over all its tables (the share of seat rows "
+                             f"at each value); {per_table}."),
+        "hand-length.png": f"Tricks per hand, the share of hands at each length, per table; {per_table}.",
+    }
