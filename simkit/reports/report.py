@@ -136,7 +136,8 @@ def findings(stats: dict[str, pd.DataFrame], baseline: str) -> list[str]:
         better = diffs[diffs["decisive"] & (diffs["difference"] < 0)]
         worse = diffs[diffs["decisive"] & (diffs["difference"] > 0)]
         lines.append(f"Against {baseline} on the same deals: {len(better)} of {len(diffs)} comparisons decisively "
-                     f"better, {len(worse)} decisively worse, {len(diffs) - len(better) - len(worse)} undecided.")
+                     f"better, {len(worse)} decisively worse, {len(diffs) - len(better) - len(worse)} undecided"
+                     + (f" ({_named(diffs, better, worse)})." if len(diffs) <= 8 else "."))
     sweep = stats.get("Parameter sweep")
     if sweep is not None and len(sweep):
         for (param, players, strategy), curve in sweep.groupby(["parameter", "players", "strategy"]):
@@ -151,6 +152,19 @@ def findings(stats: dict[str, pd.DataFrame], baseline: str) -> list[str]:
             lines.append(f"{strategy}, {players} players: best at {param} = {best['value']:g} "
                          f"({best['measure']} {best['estimate']:+.{digits}f} ± {best['ci95']:.{digits}f}){tie}.")
     return lines
+
+
+def _named(diffs: pd.DataFrame, better: pd.DataFrame, worse: pd.DataFrame) -> str:
+    """Each comparison by name: better, worse, undecided, with its difference ± its interval."""
+    many = diffs["cell"].nunique() > 1
+
+    def name(r) -> str:
+        return f"{r.strategy}{f' at table {r.cell}' if many else ''} {r.difference:+.3f} ± {r.ci95:.3f}"
+
+    rest = diffs[~diffs.index.isin(better.index) & ~diffs.index.isin(worse.index)]
+    parts = [(f"{word}: " + ", ".join(name(r) for r in frame.sort_values("difference").itertuples()))
+             for word, frame in (("better", better), ("worse", worse), ("undecided", rest)) if len(frame)]
+    return "; ".join(parts)
 
 
 def title_of(stats: dict[str, pd.DataFrame]) -> str:
