@@ -85,18 +85,21 @@ def hand_lengths(stats):
 
 
 def sweep_curves(curves: pd.DataFrame):
-    """One panel per swept parameter: the measure against the parameter value, a line per strategy
-    and player count, with its 95% band."""
+    """One panel per swept parameter: the measure against the parameter value for the strategy
+    that is swept (a line per player count), with its 95% band; the baseline as a line at zero."""
     params = list(dict.fromkeys(curves["parameter"]))
     fig, axes = plt.subplots(1, len(params), figsize=(6 * len(params), 4), squeeze=False)
     for ax, param in zip(axes[0], params):
         sub = curves[curves["parameter"] == param]
+        swept = sub[[param.startswith(f"{name.split(' (', 1)[0]}.") for name in sub["strategy"]]]
+        sub = swept if len(swept) else sub
         for (strategy, players), line in sub.groupby(["strategy", "players"], sort=True):
             line = line.sort_values("value")
             ax.plot(line["value"], line["estimate"], "o-", label=f"{strategy}, {players} players")
             ax.fill_between(line["value"], line["estimate"] - line["ci95"], line["estimate"] + line["ci95"], alpha=0.25)
         if sub["measure"].str.startswith("difference").any():
-            ax.axhline(0, color="grey", lw=0.8)
+            baseline = sub["measure"].iloc[0].removeprefix("difference to ")
+            ax.axhline(0, color="grey", lw=1, label=f"{baseline} (the baseline)")
         ax.set_xlabel(param)
         ax.set_ylabel(f"{sub['measure'].iloc[0]} (95% band)")
         ax.grid(alpha=0.3)
