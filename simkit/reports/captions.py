@@ -42,7 +42,8 @@ def captions(stats: Statistics, found: dict[str, pd.DataFrame], baseline: str) -
                              f"(ties count half), with its 95% interval; {per_table}."),
         "first-signal.png": (f"How many turns pass before the first signal, per table (rounds with a signal); "
                              f"{per_table}."),
-        "distribution.png": (f"How the {what} is spread, per strategy over all its tables (the share of seat rows "
-                             f"at each value); {per_table}."),
+        "distribution.png": (f"How the {what} is spread, per strategy over all its tables: where 0 is common (a "
+                             "seat that went out), its share at left and the spread of the values above 0 at right "
+                             f"(each the share of seat rows); {per_table}."),
         "hand-length.png": f"Tricks per hand, the share of hands at each length, per table; {per_table}.",
     }

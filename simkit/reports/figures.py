@@ -49,15 +49,34 @@ def strategy_comparison(means: pd.DataFrame, value: str):
 
 
 def distributions(stats, value: str):
-    """How `value` is spread, per strategy (all cells together), up to its 99.5th percentile."""
-    fig, ax = plt.subplots(figsize=(8, 4))
-    names = list(dict.fromkeys(g[3] for g in stats.layout.groups if g[0] == "strategy"))
+    """How `value` is spread, per strategy (all cells together), up to its 99.5th percentile. Where
+    a value of 0 stands out (a seat that went out scores nothing), its share is a bar of its own
+    and the rest is drawn as the spread of the values above 0, so that differences are visible."""
+    names = sorted(dict.fromkeys(g[3] for g in stats.layout.groups if g[0] == "strategy"))
     every = _summed(stats.seat_histograms, stats.seat_histograms)
     top = int(np.searchsorted(np.cumsum(every) / max(every.sum(), 1), 0.995)) + 1
-    for name in sorted(names):
-        counts = _summed(stats.seat_histograms, [g for g, key in enumerate(stats.layout.groups)
-                                                 if key[0] == "strategy" and key[3] == name])
-        _step(ax, np.pad(counts, (0, max(0, top + 1 - len(counts))))[:top + 1], name)
+    counts = {name: _summed(stats.seat_histograms, [g for g, key in enumerate(stats.layout.groups)
+                                                     if key[0] == "strategy" and key[3] == name]) for name in names}
+    counts = {k: np.pad(c, (0, max(0, top + 1 - len(c))))[:top + 1] for k, c in counts.items()}
+    spike = every[0] / max(every.sum(), 1) > 0.1
+    if not spike:
+        fig, ax = plt.subplots(figsize=(8, 4))
+        for name in names:
+            _step(ax, counts[name], name)
+    else:
+        fig, (bars, ax) = plt.subplots(1, 2, figsize=(10, 4), gridspec_kw={"width_ratios": [1, 3]})
+        y = np.arange(len(names))
+        bars.barh(y, [100 * counts[k][0] / max(counts[k].sum(), 1) for k in names],
+                  color=[f"C{i}" for i in range(len(names))])
+        bars.set_yticks(y, names)
+        bars.invert_yaxis()
+        bars.set_xlabel(f"% of seat rows with {value} 0")
+        bars.margins(x=0.1)
+        for i, name in enumerate(names):
+            rest = counts[name].astype(np.float64)
+            rest[0] = 0
+            _step(ax, rest, name)
+        ax.set_title(f"the rest: {value} above 0", fontsize=9)
     ax.set_xlabel(value)
     ax.set_ylabel("share")
     ax.legend(fontsize=7, ncol=2)
