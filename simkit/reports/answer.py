@@ -3,9 +3,7 @@ the runner-up and over the baseline on the same deals, each with its 95% interva
 opens with it and `simkit run` ends with it."""
 
 from simkit.experiments.statistics import Statistics
-from simkit.reports.tables import measure, paired_differences, strategy_means
-
-UNIT = {"penalty": "points per hand and seat", "total": "points per match and seat"}
+from simkit.reports.tables import MEAN_UNIT, measure, paired_differences, strategy_means
 
 
 def _where(stats: Statistics, cell: int) -> str:
@@ -29,8 +27,8 @@ def _margin(value: str, row, rival: str) -> str:
     return f"{_amount(value, row.difference, row.ci95)} {fewer} than {rival}{sure}"
 
 
-def _pair(stats: Statistics, cell: int, strategy: str, rival: str):
-    diffs = paired_differences(stats, rival)
+def _pair(diffs, cell: int, strategy: str):
+    """`strategy`'s row at table `cell` of a paired-differences table, or None."""
     found = diffs[(diffs["cell"] == cell) & (diffs["strategy"] == strategy)]
     return next(found.itertuples(), None)
 
@@ -52,7 +50,8 @@ def answer(stats: Statistics, baseline: str) -> str:
         return (f"{baseline} (the baseline) does best at every table it plays; the closest rival, "
                 f"{near['strategy']}{_where(stats, int(near['cell']))}, "
                 f"comes within {_amount(value, near['difference'], near['ci95'])}"
-                f"{' ' + UNIT[value] if value in UNIT else ''} of it{'' if near['decisive'] else ' (not decisive)'} "
+                f"{' ' + MEAN_UNIT.get(value, value) if value != 'lost' else ''} of it"
+                f"{'' if near['decisive'] else ' (not decisive)'} "
                 "(95% interval, paired on the same deals).")
     else:  # the baseline plays nowhere
         shared = means[means["cell"].isin(diffs["cell"])] if len(diffs) else means
@@ -62,21 +61,16 @@ def answer(stats: Statistics, baseline: str) -> str:
     mine = table[table["strategy"] == best].iloc[0]
     runner_up = table[table["strategy"] != best]["strategy"].iloc[0]
     level = (f"loses {100 * mine['mean']:.2f}% ± {100 * mine['ci95']:.2f}% of its rounds" if value == "lost"
-             else f"scores {mine['mean']:.2f} ± {mine['ci95']:.2f} {UNIT.get(value, value)}")
+             else f"scores {mine['mean']:.2f} ± {mine['ci95']:.2f} {MEAN_UNIT.get(value, value)}")
     margins = []
     for rival, name in ((runner_up, f"the runner-up ({runner_up})"), (baseline, f"the baseline ({baseline})")):
         if rival == best or (rival == baseline and rival == runner_up and margins):
             continue
-        row = _pair(stats, cell, best, rival)
+        row = _pair(diffs if rival == baseline else paired_differences(stats, rival), cell, best)
         if row is not None:
             label = f"the runner-up, the baseline ({rival})" if rival == runner_up == baseline else name
             margins.append(_margin(value, row, label))
     role = " (the baseline)" if best == baseline else ""
     return (f"{best}{role} does best{_where(stats, cell)}: it {level}, " + " and ".join(margins)
             + " (95% intervals, paired on the same deals).")
-
-
-def answer_of(results, baseline: str) -> str:
-    """`answer` of a run's Results (or statistics)."""
-    return answer(results.stats if hasattr(results, "stats") else results, baseline)
 

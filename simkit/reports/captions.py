@@ -3,27 +3,15 @@ or bands are). Every figure the report shows has one."""
 
 import pandas as pd
 
-from simkit.experiments.statistics import Statistics
 from simkit.reports import tables
 
-WHAT = {"penalty": "penalty points per hand and seat", "total": "points per match and seat",
-        "lost": "share of rounds lost"}
 
-
-def _paired(found: dict[str, pd.DataFrame]) -> pd.DataFrame | None:
-    return next((frame for title, frame in found.items() if title.startswith("Paired difference")), None)
-
-
-def captions(stats: Statistics, found: dict[str, pd.DataFrame], baseline: str) -> dict[str, str]:
-    """A caption for every figure file name the report can draw."""
-    value = tables.measure(stats)
-    what = WHAT.get(value, value)
-    means = tables.strategy_means(stats)
-    n = int(means["n"].min()) if len(means) else 0  # deals per table: each table plays them all
+def captions(value: str, n: int, diffs: pd.DataFrame | None, baseline: str) -> dict[str, str]:
+    """A caption for every figure file name the report can draw: `value` the main measure, `n`
+    the deals per table, `diffs` the paired differences to `baseline` (None: there are none)."""
+    what = tables.MEAN_UNIT.get(value, value)
+    unit = tables.DIFFERENCE_UNIT.get(value, value)
     per_table = f"n = {n:,} deals per table"
-    diffs = _paired(found)
-    unit = {"penalty": "penalty points per hand and seat", "total": "points per match and seat",
-            "lost": "percentage points of rounds lost"}.get(value, value)
     panels = "a panel per table, " if diffs is not None and diffs["cell"].nunique() > 1 else ""
     return {
         "difference.png": (f"Each strategy's mean minus {baseline}'s on the same deals and seats, in {unit} "

@@ -7,7 +7,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from simkit.reports.tables import lineup_names  # noqa: E402
+from simkit.reports.tables import DIFFERENCE_UNIT, lineup_names  # noqa: E402
 
 
 def _summed(histograms: dict, groups) -> np.ndarray:
@@ -227,8 +227,7 @@ def forest(diffs: pd.DataFrame, value: str, baseline: str, cells: list[dict]):
     """The paired difference of every strategy to the baseline with its 95% interval, sorted,
     filled where the interval excludes zero: a panel per table (never pooled over tables), or,
     where every table compares one strategy (a sweep), one panel with a row per table."""
-    unit = {"penalty": "points per hand and seat", "total": "points per match and seat",
-            "lost": "percentage points of rounds lost"}.get(value, value)
+    unit = DIFFERENCE_UNIT.get(value, value)
     scale = 100.0 if value == "lost" else 1.0
     shown = list(dict.fromkeys(diffs["cell"]))
     if diffs.groupby("cell").size().max() == 1 and len(shown) > 1:

@@ -66,7 +66,7 @@ def figures_for(results, stats_tables: dict[str, pd.DataFrame] | None = None,
     value = tables.measure(stats)
     means = found[TITLES[value]]  # a row per table: never pooled over tables
     out = {}
-    diffs = next((frame for title, frame in found.items() if title.startswith("Paired difference")), None)
+    diffs = paired_table(found)
     if diffs is not None and len(diffs):  # the main answer first
         out["difference.png"] = figures.forest(diffs, value, baseline, stats.layout.cells)
     out["comparison.png"] = figures.strategy_comparison(means, value)
@@ -131,7 +131,7 @@ def findings(stats: dict[str, pd.DataFrame], baseline: str) -> list[str]:
         else:
             lines.append(f"{players} players: fewest rounds lost by {best['strategy']}{where}, "
                          f"{100 * best['mean']:.2f}% ± {100 * best['ci95']:.2f}%.")
-    diffs = next((frame for title, frame in stats.items() if title.startswith("Paired difference")), None)
+    diffs = paired_table(stats)
     if diffs is not None and len(diffs):
         better = diffs[diffs["decisive"] & (diffs["difference"] < 0)]
         worse = diffs[diffs["decisive"] & (diffs["difference"] > 0)]
@@ -165,6 +165,11 @@ def _named(diffs: pd.DataFrame, better: pd.DataFrame, worse: pd.DataFrame) -> st
     parts = [(f"{word}: " + ", ".join(name(r) for r in frame.sort_values("difference").itertuples()))
              for word, frame in (("better", better), ("worse", worse), ("undecided", rest)) if len(frame)]
     return "; ".join(parts)
+
+
+def paired_table(found: dict[str, pd.DataFrame]) -> pd.DataFrame | None:
+    """The report's table of paired differences to the baseline, if it has one."""
+    return next((frame for title, frame in found.items() if title.startswith("Paired difference")), None)
 
 
 def title_of(stats: dict[str, pd.DataFrame]) -> str:
@@ -264,7 +269,9 @@ def make_report(folder: str, baseline: str | None = None) -> Path:
     short = findings(found, baseline)
     sections.insert(0, ("In short", "\n".join(f"- {line}" for line in short)))
     sentence = answer(stats, baseline)
-    caption_of = captions(stats, found, baseline)
+    means = found[title_of(found)]
+    caption_of = captions(tables.measure(stats), int(means["n"].min()) if len(means) else 0, paired_table(found),
+                          baseline)
     caption = caption_of["difference.png"]
     md = [f"# {name}", "", intro, "", f"**{sentence}**", ""]
     if "difference.png" in images:

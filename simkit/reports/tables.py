@@ -38,6 +38,11 @@ def measure(stats: Statistics) -> str:
     return stats.layout.measures.main
 
 
+MEAN_UNIT = {"penalty": "penalty points per hand and seat", "total": "points per match and seat",
+             "lost": "share of rounds lost"}  # what a strategy's mean of the main measure is in
+DIFFERENCE_UNIT = {**MEAN_UNIT, "lost": "percentage points of rounds lost"}  # and a difference of two
+
+
 def measure_title(stats: Statistics) -> str:
     """A column of the main measure's means, named for people ("mean penalty", "share of rounds lost")."""
     value = measure(stats)
