@@ -119,7 +119,7 @@ def trace(game, players, seed, strategies, rule_pairs, model_pairs, strategy_fil
 
     run = options.play(game, players, hands, seed, strategies, rule_pairs, model_pairs, strategy_files, flags)
     count, last = write_game_traces(output, run.game.name, run.seats, run.count, run.seed, run.rules, run.model)
-    click.echo(f"wrote {count:,} {run.game.deal}s{run.game.traced(count, last)} to {output}")
+    click.echo(f"wrote {count:,} {run.game.unit()}{run.game.traced(count, last)} to {output}")
 
 
 @cli.command(short_help="Print one traced hand or round for a person.")
@@ -147,7 +147,7 @@ def check(file):
         click.echo(f"simkit: error: {problem}", err=True)
     if problems:
         sys.exit(EXIT_BAD_INPUT)
-    held = " and ".join(f"{counts[g]:,} {games.get(g).deal}s" for g in games.names() if counts[g])
+    held = " and ".join(f"{counts[g]:,} {games.get(g).unit()}" for g in games.names() if counts[g])
     click.echo(f"{file}: {held or '0 records'} follow the rules and the trace format")
 
 
@@ -189,7 +189,7 @@ def strength(game, players, hands, seed, strategies, rule_pairs, strategy_files,
     elapsed = time.perf_counter() - start
     in_force = ", ".join(f"{k}={v}" for k, v in rules.items())
     click.echo(f"Strength at {players} players: each strategy in one seat (rotated) against {base}, "
-               f"{hands:,} {described.deal}s each, seed {seed}, {in_force}; 'vs {base}' is the paired "
+               f"{hands:,} {described.unit()} each, seed {seed}, {in_force}; 'vs {base}' is the paired "
                f"difference in mean penalty per {described.deal} to {base} in the same seat on the same deals "
                "(negative = better), ± the 95% interval")
     shown = pd.DataFrame({
@@ -199,7 +199,7 @@ def strength(game, players, hands, seed, strategies, rule_pairs, strategy_files,
         "n": [f"{n:,}" for n in table["n"]],
     }, index=table.index)
     click.echo(tables.markdown(shown.reset_index()) if markdown else shown.to_string())
-    click.echo(f"({hands * (len(candidates) + 1):,} {described.deal}s in {elapsed:.1f} s)")
+    click.echo(f"({hands * (len(candidates) + 1):,} {described.unit()} in {elapsed:.1f} s)")
 
 
 @cli.command(short_help="Run an experiment spec: statistics and report.")

@@ -120,14 +120,9 @@ class Game:
     reference_deals: int = 0           # deals the bench plays on the slow reference engine
     strength: Callable[..., pd.DataFrame] | None = None  # `simkit strength`'s table, where the game has one
 
-    def plural(self, count: int | None = None) -> str:
-        """'hands', or '1 hand' / '3 hands' with a count."""
-        word = self.deal if count == 1 else f"{self.deal}s"
-        return word if count is None else f"{count:,} {word}"
-
     def unit(self, mode: str = "single") -> str:
         """What one deal of an experiment in match mode `mode` is, in the plural ("hands", "matches")."""
-        return self.plural() if mode == "single" else "matches"
+        return f"{self.deal}s" if mode == "single" else "matches"
 
 
 def names() -> tuple[str, ...]:

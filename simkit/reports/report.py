@@ -222,7 +222,7 @@ def _header(stats: Statistics, meta: dict) -> str:
     tables_word = f"{len(cells)} tables" if len(cells) > 1 else "one table"
     rules = ", ".join(f"{k} = {v}" for k, v in meta.get("rules", {}).items()) or "the defaults"
     extra = ", ".join(f"{k} {v}" for k, v in meta.get("match", {}).items() if k != "mode")
-    play = f"single {game.deal}s" if mode == "single" else f"matches: {mode}" + (f", {extra}" if extra else "")
+    play = f"single {game.unit()}" if mode == "single" else f"matches: {mode}" + (f", {extra}" if extra else "")
     seating = ("seats rotated: every strategy plays every seat of every deal" if meta.get("seating") == "rotate"
                else "seats as listed")
     per_table = meta.get("hands")
