@@ -12,7 +12,7 @@ import click
 import numba as nb
 import pandas as pd
 
-from simkit import games, options
+from simkit import games, notation, options
 from simkit.errors import SimkitError, check_count
 from simkit.games import Game
 from simkit.rng import check_seed
@@ -151,26 +151,31 @@ def check(file):
     click.echo(f"{file}: {held or '0 records'} follow the rules and the trace format")
 
 
-@cli.command(short_help="Rate strategies in one seat against the baseline.")
+@cli.command(short_help="Rate strategies in one seat against the game's baseline.")
 @game_opt
 @players_opt
-@click.option("--hands", "-H", type=int, default=1_000_000, show_default=True, help="Hands per strategy.")
+@click.option("--hands", "-H", type=int, default=1_000_000, show_default=True,
+              help="Hands (Ezelen: rounds) per strategy.")
 @seed_opt
 @click.option("--strategies", type=str, default=None,
-              help="Strategies to rate (default: every registered one but the baseline, at its defaults).")
+              help="Strategies to rate, comma-separated (default: every registered one but the baseline, at its "
+                   "defaults; Ezelen's attention profiles bring their model values).")
 @_rule_flag_opts
 @rule_opt
 @strategy_file_opt
 @click.option("--markdown", is_flag=True, help="Print a Markdown table (for docs).")
 def strength(game, players, hands, seed, strategies, rule_pairs, strategy_files, markdown, **flags):
-    """Rate strategies: each in one seat against the baseline, paired with an all-baseline table on the
-    same deals."""
+    """Rate strategies: each in one seat (rotated through the seats) against the game's baseline in all
+    others, paired with an all-baseline table on the same deals. Who's the Ass?: mean penalty per hand
+    against lowest; Ezelen: share of single rounds lost against greedy (a strategy's attention profile
+    comes with its seat)."""
     from simkit import registry
     from simkit.reports import tables
     from simkit.strategy_spec import split
 
     described = games.get(game)
-    if described.strength is None:
+    rating = described.strength
+    if rating is None:
         raise SimkitError(f"simkit strength rates strategies of games with a strength table; {described.title} "
                           "has none (compare them with `simkit run`)")
     options.load_files(strategy_files)
@@ -178,23 +183,26 @@ def strength(game, players, hands, seed, strategies, rule_pairs, strategy_files,
     rules, seed, hands = options.rules(described, rule_pairs, flags), check_seed(seed), check_count(hands, "--hands")
     if hands < players:
         raise SimkitError(f"--hands must be at least the number of players ({players}), got {hands}")
-    base = described.default_baseline
+    base = rating.baseline
     if strategies:
         candidates = [registry.canonical(game, s) for s in split(strategies)]  # all checked before any runs
+        candidates = [c for i, c in enumerate(candidates) if str(c) != base and c not in candidates[:i]]
     else:
         candidates = [i.name + ("()" if i.composer else "") for i in registry.available(game) if i.name != base]
     start = time.perf_counter()
     with _progress(hands * (len(candidates) + 1), described.deal) as bar:
-        table = described.strength(candidates, players, hands, seed, rules, progress=bar.update)
+        table = rating(candidates, players, hands, seed, rules, progress=bar.update)
     elapsed = time.perf_counter() - start
     in_force = ", ".join(f"{k}={v}" for k, v in rules.items())
     click.echo(f"Strength at {players} players: each strategy in one seat (rotated) against {base}, "
-               f"{hands:,} {described.unit()} each, seed {seed}, {in_force}; 'vs {base}' is the paired "
-               f"difference in mean penalty per {described.deal} to {base} in the same seat on the same deals "
-               "(negative = better), ± the 95% interval")
+               f"{hands:,} {described.unit()} each, seed {seed}, {in_force}; '{rating.versus}' is the paired "
+               f"difference in {rating.difference} to {base} in the same seat on the same deals "
+               "(negative = better), ± the 95% interval" + ("; shares in percent, differences in percentage points"
+                                                             if rating.share else ""))
     shown = pd.DataFrame({
-        "mean penalty": [f"{m:.3f} ± {h:.3f}" for m, h in zip(table["mean penalty"], table["±"])],
-        f"vs {base}": [f"{d:+.3f} ± {h:.3f}" for d, h in zip(table[f"vs {base}"], table["± "])],
+        rating.measure: [notation.value(m, h, rating.share) for m, h in zip(table[rating.measure], table["±"])],
+        rating.versus: [notation.value(x, h, rating.share, sign=True)
+                        for x, h in zip(table[rating.versus], table["± "])],
         "decisive": table["decisive"].map({True: "yes", False: "no"}),
         "n": [f"{n:,}" for n in table["n"]],
     }, index=table.index)
@@ -249,7 +257,8 @@ def run(spec_file, out, hands, resume, workers, scheduler, threads, rows, strate
     means = tables.strategy_means(results.stats)
     shown = pd.DataFrame({"cell": means["cell"], "players": means["players"], "strategy": means["strategy"],
                           tables.measure_title(results.stats):
-                              [f"{m:.3f} ± {h:.3f}" for m, h in zip(means["mean"], means["ci95"])],
+                              [notation.value(m, h, tables.is_share(results.stats))
+                               for m, h in zip(means["mean"], means["ci95"])],
                           "n": [f"{n:,}" for n in means["n"]]}).set_index(["cell", "players", "strategy"])
     played = tables.played(results.stats)
     kept = f"; rows in {out}/results.parquet" if rows else ""

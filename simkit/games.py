@@ -44,6 +44,8 @@ class Measures:
     table_histogram: str | None = None
     scale: dict = field(default_factory=dict)
     many_rows: bool = False            # a deal holds many rows (an Ezelen match's rounds)
+    shares: tuple[tuple[str, str], ...] = ()        # seat shares the report gives: (counted, out of)
+    table_shares: tuple[tuple[str, str], ...] = ()  # and table shares (every game's head to head added)
 
 
 REPLAY = ("replays", "beats2")  # table measures of every deal's replay (the runner's): a count, and

@@ -117,6 +117,23 @@ class Moments:
 
 
 
+def fill_known(m: Moments, counts: tuple[int, ...], pairs: tuple[tuple[int, int], ...] = ()) -> None:
+    """Complete the moments that involve a count measure known to be the same in every deal (a
+    group's rows when every deal is one hand, round or match in each rotation): with C_d = c for
+    all n deals, Σ S_a C = c ΣS_a and Σ S^g_a C^b = c_b ΣS^g_a, exactly. So the engine need not
+    fold those products (folding skips them); filled here, the moments are what folding them
+    would have given. Pairs (g, b) are m.cross's, in order."""
+    n = m.present[:, 0]  # the deals a group is in (measure 0 counts its rows)
+    for k in counts:
+        c = np.where(n > 0, m.total[:, k] // np.maximum(n, 1), 0)
+        if (c * n != m.total[:, k]).any():
+            raise ValueError("a count measure differs between deals: its moments must be folded")
+        m.gram[:, :, k] = m.gram[:, k, :] = c[:, None] * m.total
+        for p, (g, b) in enumerate(pairs):
+            m.cross[p, :, k] = c[b] * m.total[g]
+            m.cross[p, k, :] = c[g] * m.total[b]
+
+
 class Folding:
     """What folding some groups' per-deal sums[d, g, m] asks for, and its moments in `parts`
     partial sums (one per block or thread that folds): every group's Gram moments of the (m, k)
@@ -126,17 +143,21 @@ class Folding:
 
     def __init__(self, groups: int, measures: int, parts: int, pairs: np.ndarray | None = None,
                  want: np.ndarray | None = None, pooled: np.ndarray | None = None,
-                 into: dict[int, int] | None = None, dtype=np.int64, counted: tuple[int, ...] | None = None):
+                 into: dict[int, int] | None = None, dtype=np.int64, counted: tuple[int, ...] | None = None,
+                 pair_want: np.ndarray | None = None):
         self.groups, self.measures = groups, measures
         self.counted = tuple(range(measures)) if counted is None else tuple(counted)
         self.pairs = np.zeros((0, 2), np.int64) if pairs is None else np.asarray(pairs, np.int64).reshape(-1, 2)
         self.want = _all_pairs(measures) if want is None else np.asarray(want, np.int64).reshape(-1, 2)
+        self.pair_want = self.want if pair_want is None else np.asarray(pair_want, np.int64).reshape(-1, 2)
         wanted = set(map(tuple, self.want.tolist()))
         own = [(m, k) for m, k in sorted(wanted) if m <= k or (k, m) not in wanted]
         self.own = np.array(own, np.int64).reshape(-1, 2)
         g = np.arange(groups)[:, None]  # a group's S_m S_k = S_k S_m: asked once
-        first = [(g * measures + self.own[:, 0]).ravel(), (self.pairs[:, :1] * measures + self.want[:, 0]).ravel()]
-        second = [(g * measures + self.own[:, 1]).ravel(), (self.pairs[:, 1:] * measures + self.want[:, 1]).ravel()]
+        first = [(g * measures + self.own[:, 0]).ravel(),
+                 (self.pairs[:, :1] * measures + self.pair_want[:, 0]).ravel()]
+        second = [(g * measures + self.own[:, 1]).ravel(),
+                  (self.pairs[:, 1:] * measures + self.pair_want[:, 1]).ravel()]
         asked = sum(len(f) for f in first)
         into = into or {}
         columns = (np.arange(groups)[:, None] * measures + np.array(self.counted, np.int64)).ravel()
@@ -156,7 +177,7 @@ class Folding:
 
     def moments(self) -> Moments:
         """The moments of everything folded so far (the parts added up)."""
-        groups, measures, w, own = self.groups, self.measures, len(self.want), self.own
+        groups, measures, w, own = self.groups, self.measures, len(self.pair_want), self.own
         present, total, products = (a.sum(axis=0) for a in self.arrays[3:6])
         out = Moments.zeros(groups, measures, len(self.pairs))
         out.present[:, list(self.counted)] = present.reshape(groups, len(self.counted))
@@ -164,7 +185,8 @@ class Folding:
         gram = products[:groups * len(own)].reshape(groups, len(own))
         out.gram[:, own[:, 0], own[:, 1]] = gram
         out.gram[:, own[:, 1], own[:, 0]] = gram
-        out.cross[:, self.want[:, 0], self.want[:, 1]] = products[groups * len(own):].reshape(len(self.pairs), w)
+        out.cross[:, self.pair_want[:, 0], self.pair_want[:, 1]] = \
+            products[groups * len(own):].reshape(len(self.pairs), w)
         return out
 
 

@@ -108,7 +108,7 @@ class Play:
         options = [f"{k}={v}" for k, v in self.rules.items()] + [f"{k}={format_value(v)}"
                                                                  for k, v in self.model.items()]
         return (f"{self.game.title} - {len(self.seats)} players, {self.count:,} {unit}, seed {self.seed}, "
-                f"{', '.join(options)} (± and [ ] are 95% intervals, n = {self.count:,} {unit})")
+                f"{', '.join(options)} (± = 95% interval, n = {self.count:,} {unit})")
 
 
 def play(game: str, players: int, count: int, seed: str, strategies: str | None, rule_pairs: tuple[str, ...],

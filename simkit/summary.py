@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from simkit import notation
 from simkit.games import Summary  # noqa: F401  (what a game's simulate returns)
 
 
@@ -18,19 +19,17 @@ def timed(warm: Callable[[], object], play: Callable[[], object]) -> tuple[objec
 
 
 def share(k: int, n: int) -> str:
-    """k of n as a percentage with its Wilson 95% interval."""
+    """k of n independent trials as a percentage ± its 95% interval (Wilson's; simkit.notation)."""
     from simkit.reports.stats import wilson
 
-    p, lo, hi = wilson(int(k), n)
-    return f"{100 * p:.2f} [{100 * lo:.2f}, {100 * hi:.2f}]"
+    return notation.share(*wilson(int(k), n))
 
 
 def mean(x: np.ndarray) -> str:
     """The mean ± the half-width of its 95% interval."""
     from simkit.reports.stats import mean_ci
 
-    m, half = mean_ci(x)
-    return f"{m:.3f} ± {half:.3f}"
+    return notation.mean(*mean_ci(x))
 
 
 def rate(count: int, unit: str, seconds: float) -> str:

@@ -168,12 +168,12 @@ def test_simulate_rounds(run):
     code, out, _ = run(*args)
     assert code == 0
     assert out.startswith("Ezelen - 4 players, 20,000 rounds, seed 3, beat=3.0, max_turns=1000, attention=1,1,0.6,1 "
-                          "(± and [ ] are 95% intervals, n = 20,000 rounds)")
+                          "(± = 95% interval, n = 20,000 rounds)")
     res = batch.play(seats_for(["greedy", "random", "sticky", "watcher"], 4), 20000, 3,
                      model={"attention": [1, 1, 0.6, 1]})
     rows = _rows(out, 4)
     assert len(rows) == 4 and rows[1].split()[1] == "random"
-    assert rows[1].split()[2] == f"{100 * (res.loser == 1).mean():.2f}" and "[" in rows[1]
+    assert rows[1].split()[2] == f"{100 * (res.loser == 1).mean():.2f}%" and rows[1].split()[3] == "±"
     for reason, code_ in (("last", 0), ("tie", 2), ("stalled", 3)):
         line = next(x for x in out.splitlines() if x.startswith(reason + " "))
         assert line.split()[1] == f"{(res.reason == code_).sum():,}"
@@ -195,7 +195,7 @@ def test_simulate_matches(run):
     res = batch.matches(seats_for(["greedy", "random", "memory"], 3), 400, 5)
     rows = _rows(out, 3)
     assert [r.split()[1] for r in rows] == ["greedy", "random", "memory"]
-    assert rows[1].split()[2] == f"{100 * (res.donkey == 1).mean():.2f}"
+    assert rows[1].split()[2] == f"{100 * (res.donkey == 1).mean():.2f}%"
     assert rows[2].split()[5] == f"{res.letters[:, 2].mean():.3f}"
     assert f"mean rounds per match: {res.rounds.mean():.3f} ± " in out
     assert f"all {res.rounds.sum():,} rounds of the matches by outcome" in out and "matches/s" in out
@@ -268,7 +268,7 @@ EZ = ("--game", "ezelen")
     (["bench", "--game", "chess"], "unknown game 'chess'"),
     (["bench", *EZ, "--hands", "0"], "--hands must be positive"),
     (["bench", *EZ, "--reference-hands", "-1"], "--reference-hands must be at least 0"),
-    (["strength", *EZ, "-n", "4"], "Ezelen has none"),
+    (["strength", *EZ, "-n", "14"], "Ezelen needs 2 to 13 players"),
     (["show", "/nonexistent.jsonl", "--match", "0"], "no trace file"),
     (["show", "x.jsonl", "--round", "2"], "--round needs --match"),
 ])

@@ -13,7 +13,7 @@ from simkit import moments as M
 from simkit.experiments.chunks import rotated, seat_labels
 from simkit.experiments.spec import parse_spec_dict
 from simkit.reports import rows as tables
-from simkit.reports.stats import paired_ratio_ci, ratio_ci, wilson_of
+from simkit.reports.stats import half_width, paired_ratio_ci, ratio_ci, share_ci
 
 SPECS = {
     "rotate-4": {"name": "m4", "players": 4, "hands": 300, "seed": 3,
@@ -89,11 +89,19 @@ def test_means_and_their_intervals_equal_the_rows(case):
     rows = tables.strategy_means(table, value)
     assert len(rows)
     for r in rows.itertuples():
-        mean, half, n = ratio_ci(moments, index[(r.cell, r.strategy)], 1)
+        mean, half, n = _main(spec, moments, index[(r.cell, r.strategy)])
         assert n == r.n and _close(mean, r.mean) and _close(half, r.ci95), (r, mean, half)
     for r in tables.seat_effect(table, value).itertuples():
-        mean, half, n = ratio_ci(moments, index[(r.cell, f"seat {r.seat}")], 1)
+        mean, half, n = _main(spec, moments, index[(r.cell, f"seat {r.seat}")])
         assert n == r.n and _close(mean, r.mean) and _close(half, r.ci95)
+
+
+def _main(spec, moments, g):
+    """A group's mean of the main measure and its ±: Ezelen's rounds lost is a share."""
+    if spec.game != "ezelen":
+        return ratio_ci(moments, g, 1)
+    p, low, high, n = share_ci(moments, g, 1)
+    return p, half_width(p, low, high), n
 
 
 def test_paired_differences_and_their_intervals_equal_the_rows(case):
@@ -107,7 +115,7 @@ def test_paired_differences_and_their_intervals_equal_the_rows(case):
         assert n == r.n and _close(diff, r.difference) and _close(half, r.ci95), (r, diff, half)
 
 
-def test_shares_and_their_wilson_intervals_equal_the_rows(case):
+def test_shares_and_their_intervals_equal_the_rows(case):
     spec, table, (moments, names, index) = case
     if spec.game == "ezelen":
         rows, measures = tables.share_by_strategy(table, "lost", "lost"), (("lost", 1),)
@@ -115,7 +123,7 @@ def test_shares_and_their_wilson_intervals_equal_the_rows(case):
         rows, measures = tables.shares(table), (("out", 2), ("ass", 3))
     for r in rows.itertuples():
         for name, m in measures:
-            p, low, high, n = wilson_of(moments, index[(r.cell, r.strategy)], m)
+            p, low, high, n = share_ci(moments, index[(r.cell, r.strategy)], m)
             assert n == r.n
             assert all(_close(u, v) for u, v in zip((p, low, high), (getattr(r, name), getattr(r, f"{name}_low"),
                                                                      getattr(r, f"{name}_high"))))
@@ -226,3 +234,20 @@ def test_values_beyond_the_histograms_widths_are_counted_all_the_same(name, monk
     narrow = st.reduce_chunk(spec, 0, spec.hands)
     assert narrow == wide
     assert max(len(h) for h in (narrow.seat_histograms | narrow.table_histograms).values()) > 2
+
+
+@pytest.mark.parametrize("name", ["rotate-4", "ezelen"])
+def test_moments_of_a_known_count_filled_in_equal_those_folded(name):
+    """Every deal has the same rows per group: the products with the row count need not be folded
+    (simkit.moments.fill_known) and come out exactly as folded."""
+    spec = parse_spec_dict({**SPECS[name], "hands": 60})
+    whole, names, index = _reduce(spec, 60)
+    partial = M.Moments(whole.present.copy(), whole.total.copy(), whole.gram.copy(), whole.cross.copy())
+    partial.gram[:, :, 0] = partial.gram[:, 0, :] = 0
+    partial.cross[:, :, 0] = partial.cross[:, 0, :] = 0
+    assert not partial == whole
+    by_pair = sorted((p, g) for key, p in index.items() if isinstance(key, tuple) and key[0] == "pair"
+                     for g in [key[1]])
+    pairs = tuple((g, index[(names[g][0], str(spec.baseline))]) for _, g in by_pair)
+    M.fill_known(partial, (0,), pairs)
+    assert partial == whole

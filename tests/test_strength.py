@@ -1,7 +1,12 @@
-"""The strength table: paired against lowest on the same deals, seats rotated."""
+"""The strength table: paired against the game's baseline on the same deals, seats rotated
+(Who's the Ass?: `lowest`, penalty points; Ezelen: `greedy`, rounds lost)."""
 
 import numpy as np
+from click.testing import CliRunner
 
+from simkit import games, options, registry
+from simkit.ezelen import batch as ez_batch
+from simkit.ezelen.strength import strength_table as ezelen_table
 from simkit.whos_the_ass import batch
 from simkit.whos_the_ass.strategy import seats_for
 from simkit.whos_the_ass.strength import strength_table
@@ -24,3 +29,90 @@ def test_the_candidate_sits_in_each_seat_for_a_quarter_of_the_hands():
         lineup[k] = "greedy"
         mine.append(batch.play(seats_for(lineup, 4), 100, 5, first=100 * k).penalties[:, k])
     assert np.isclose(table.loc["greedy", "mean penalty"], np.concatenate(mine).mean())
+
+
+def test_each_game_rates_against_its_own_baseline_in_its_own_measure():
+    wta, ez = games.get("whos-the-ass").strength, games.get("ezelen").strength
+    assert (wta.baseline, wta.measure, wta.versus) == ("lowest", "mean penalty", "vs lowest")
+    assert (ez.baseline, ez.measure, ez.versus) == ("greedy", "share of rounds lost", "vs greedy")
+    assert ez.baseline == games.get("ezelen").default_strategy
+
+
+def builtin(game: str) -> list[str]:
+    """The game's built-in strategies (other tests register their own from files: those have an origin)."""
+    return [i.name for i in registry.available(game) if not i.origin]
+
+
+EZELEN = [name for name in builtin("ezelen") if name != "greedy"]
+
+
+def test_ezelen_rates_every_strategy_and_its_attention_profiles():
+    table = ezelen_table(EZELEN, players=4, hands=2000, seed=1)
+    assert set(table.index) == set(builtin("ezelen")) >= {"greedy", "watcher", "dreamer", "memory", "sticky", "random"}
+    assert list(table.columns) == ["share of rounds lost", "±", "vs greedy", "± ", "decisive", "n"]
+    assert table.loc["greedy", "vs greedy"] == 0 and table.loc["greedy", "± "] == 0
+    assert not table.loc["greedy", "decisive"]
+    assert (table["n"] == 2000).all()
+    assert ((table["share of rounds lost"] >= 0) & (table["share of rounds lost"] <= 1)).all()
+    assert list(table["vs greedy"]) == sorted(table["vs greedy"])
+    assert table.loc["random", "vs greedy"] > table.loc["random", "± "] > 0  # far worse even in 2,000 rounds
+
+
+def test_ezelen_greedy_in_disguise_differs_by_exactly_zero():
+    # memory with weight 0 makes greedy's every decision (and draws), so the paired rounds are equal
+    table = ezelen_table(["memory(weight=0)", "greedy"], players=5, hands=3000, seed=8)
+    assert list(table.index) in (["memory(weight=0)", "greedy"], ["greedy", "memory(weight=0)"])
+    row, base = table.loc["memory(weight=0)"], table.loc["greedy"]
+    assert row["vs greedy"] == 0 and row["± "] == 0 and not row["decisive"]
+    assert row["share of rounds lost"] == base["share of rounds lost"] and row["±"] == base["±"]
+
+
+def test_ezelen_rounds_are_those_simulate_plays_with_the_rules_and_the_profile_model():
+    rules = {"beat": 1.5, "max_turns": 60}
+    table = ezelen_table(["watcher"], players=3, hands=300, seed=7, rules=rules)
+    lost, base = [], []
+    for k in range(3):  # rebuild both seats' rounds lost as `simkit simulate` plays them
+        lineup = ["greedy"] * 3
+        lineup[k] = "watcher"
+        run = options.play("ezelen", 3, 100, "7", ",".join(lineup), ("beat=1.5", "max_turns=60"), (), (), {})
+        assert dict(run.seats[k].model) == {"attention": 1.5, "reaction_median": 0.5}
+        lost.append(ez_batch.play(run.seats, 100, run.seed, run.rules, run.model, first=100 * k).loser == k)
+        everyone = options.play("ezelen", 3, 100, "7", "greedy", ("beat=1.5", "max_turns=60"), (), (), {})
+        base.append(ez_batch.play(everyone.seats, 100, 7, everyone.rules, first=100 * k).loser == k)
+    mine, theirs = np.concatenate(lost), np.concatenate(base)
+    assert table.loc["watcher", "share of rounds lost"] == mine.mean()
+    assert np.isclose(table.loc["watcher", "vs greedy"], mine.mean() - theirs.mean())
+    assert table.loc["greedy", "share of rounds lost"] == theirs.mean()
+    default = ezelen_table(["watcher"], players=3, hands=300, seed=7)
+    assert default.loc["greedy", "share of rounds lost"] != theirs.mean()  # the rules reached the engine
+
+
+def test_strength_for_ezelen_on_the_command_line(monkeypatch):
+    from simkit.cli import cli
+
+    builtins = builtin("ezelen")  # only these, whatever other tests registered
+    monkeypatch.setattr(registry, "_REGISTRY", {k: v for k, v in registry._REGISTRY.items() if not v.origin})
+    result = CliRunner().invoke(cli, ["strength", "--game", "ezelen", "-n", "3", "-H", "300", "--seed", "4",
+                                      "--rule", "beat=2.5"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert "against greedy, 300 rounds each, seed 4, beat=2.5, max_turns=1000" in lines[0]
+    assert "'vs greedy' is the paired difference in share of rounds lost" in lines[0]
+    assert lines[1].split() == ["share", "of", "rounds", "lost", "vs", "greedy", "decisive", "n"]
+    assert {line.split()[0] for line in lines[3:-1]} == set(builtins)
+    assert lines[-1].startswith("(1,800 rounds in ")
+    picked = CliRunner().invoke(cli, ["strength", "--game", "ezelen", "-n", "4", "-H", "40", "--strategies",
+                                      "watcher,greedy,watcher", "--markdown"])
+    assert picked.exit_code == 0, picked.output
+    assert picked.output.splitlines()[1] == "| strategy | share of rounds lost | vs greedy | decisive | n |"
+    assert sorted(line.split(" | ")[0] for line in picked.output.splitlines()[3:-1]) == ["| greedy", "| watcher"]
+
+
+def test_a_bad_player_count_for_ezelen_is_one_line_and_exit_2(run):
+    for players, message in (("1", "Ezelen needs 2 to 13 players, got 1"),
+                             ("14", "Ezelen needs 2 to 13 players, got 14")):
+        code, out, err = run("strength", "--game", "ezelen", "-n", players, "-H", "100")
+        assert (code, out) == (2, "")
+        assert err == f"simkit: error: {message}\n"
+    code, _, err = run("strength", "--game", "ezelen", "-n", "4", "--ass-joker", "any")
+    assert code == 2 and "--ass-joker is a rule option of Who's the Ass?" in err

@@ -34,14 +34,14 @@ from simkit.errors import SimkitError
 from simkit.experiments.chunks import rotated, seat_labels
 from simkit.experiments.spec import Spec
 from simkit.files import atomic_path
-from simkit.moments import ROW, Counts, Folding, Moments, Scratch, compact, exact_add
+from simkit.moments import ROW, Counts, Folding, Moments, Scratch, compact, exact_add, fill_known
 from simkit.plugins import load_strategy_file
 from simkit.tally import Tally
 
 REPLAY = games.REPLAY
 _POOL: dict = {}  # scratch memory reused from chunk to chunk in this process (see simkit.moments.buffer),
 #                   and the histograms' widths (a value beyond them costs a replay of its engine call)
-FORMAT = 1
+FORMAT = 2  # 2: the shares' moments (their intervals over deals)
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,13 @@ class Layout:
 
     @property
     def table_counted(self) -> tuple[int, ...]:
-        return _indices(self.table_measures, ("rows", "signalled"))
+        return _indices(self.table_measures, ("rows", "signalled", "replays"))
+
+    @property
+    def known_counts(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The seat and table measures that count rows: the same in every deal of a group where
+        each deal is one hand, round or match per rotation."""
+        return _indices(self.seat_measures, ("rows",)), _indices(self.table_measures, ("rows", "replays"))
 
     def index(self) -> dict[tuple[str, int, int, str], int]:
         return {g: i for i, g in enumerate(self.groups)}
@@ -136,14 +142,15 @@ def _same_histograms(a: dict, b: dict) -> bool:
     return a.keys() == b.keys() and all(np.array_equal(np.trim_zeros(a[k], "b"), np.trim_zeros(b[k], "b")) for k in a)
 
 
-def wanted(names: tuple[str, ...], ratios: list[tuple[str, str]]) -> np.ndarray:
-    """The (m, k) products a table of measures needs: those of every ratio mean num / den that
-    gets an interval (a share's Wilson interval needs only the totals)."""
+def wanted(names: tuple[str, ...], ratios: list[tuple[str, str]], known: tuple[int, ...] = ()) -> np.ndarray:
+    """The (m, k) products a table of measures needs: those of every ratio num / den that gets an
+    interval, but for those of a count `known` to be the same in every deal (simkit.moments.fill_known)."""
     out = set()
     for num, den in ratios:
         if num in names and den in names:
             a, b = names.index(num), names.index(den)
             out |= {(a, a), (a, b), (b, a), (b, b)}
+    out = {(a, b) for a, b in out if a not in known and b not in known}
     return np.array(sorted(out), np.int64).reshape(-1, 2)
 
 
@@ -163,8 +170,14 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
     index = lay.index()
     deals = hi - lo
     ms, mt = len(lay.seat_measures), len(lay.table_measures)
-    seat_want = wanted(lay.seat_measures, [(lay.measures.main, lay.measures.per)])
-    table_want = wanted(lay.table_measures, [("first_signal", "signalled")])
+    # every ratio the report gives an interval: the main mean, the shares (and the head to head)
+    known = not lay.measures.many_rows  # each deal is one hand, round or match per rotation
+    seat_counts, table_counts = lay.known_counts if known else ((), ())
+    main = [(lay.measures.main, lay.measures.per)]
+    seat_want = wanted(lay.seat_measures, main + list(lay.measures.shares), seat_counts)
+    pair_want = wanted(lay.seat_measures, main, seat_counts)
+    table_want = wanted(lay.table_measures, [("first_signal", "signalled"), ("beats2", "replays")]
+                        + list(lay.measures.table_shares), table_counts)
     seat = Moments.zeros(len(lay.groups), ms, len(lay.pairs))
     table = Moments.zeros(len(lay.cells), mt)
     pooled_ids = [i for i, g in enumerate(lay.groups) if g[0] == "pooled"]
@@ -187,7 +200,8 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
         half = [(g, b) for g, b in lay.pairs if lay.groups[g][1] == ci and g < b]
         # the engine folds each deal's sums as its last replay ends them, in its blocks
         folds = (Folding(len(own), ms, most_blocks(), np.array([(local[g], local[b]) for g, b in half], np.int64),
-                         seat_want, pooled.sums if pooled is not None else None, into, dtype, lay.seat_counted),
+                         seat_want, pooled.sums if pooled is not None else None, into, dtype, lay.seat_counted,
+                         pair_want),
                  Folding(1, mt, most_blocks(), None, table_want, dtype=dtype, counted=lay.table_counted))
         rotations = 1 if warm_up else cell.rotations(spec.seating)
         seatings = [game.seats_for(rotated(cell.lineup, r), n) for r in range(rotations)]
@@ -223,6 +237,8 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
         table.place([ci], folds[1].moments())
     if pooled is not None:
         seat.place(pooled_ids, pooled.moments(None, seat_want, counted=lay.seat_counted))
+    fill_known(seat, seat_counts, lay.pairs)
+    fill_known(table, table_counts)
     return Statistics(lay, seat, table, seat_hist.by_group(), table_hist.by_group())
 
 
@@ -298,7 +314,8 @@ def to_table(stats: Statistics) -> pa.Table:
             "measures": {"seat": lay.seat_measures, "table": lay.table_measures, "main": lay.measures.main,
                          "per": lay.measures.per, "seat_histogram": lay.measures.seat_histogram,
                          "table_histogram": lay.measures.table_histogram, "scale": lay.measures.scale,
-                         "game_table": lay.measures.table, "many_rows": lay.measures.many_rows}}
+                         "game_table": lay.measures.table, "many_rows": lay.measures.many_rows,
+                         "shares": lay.measures.shares, "table_shares": lay.measures.table_shares}}
     return table.replace_schema_metadata({"simkit": json.dumps(meta)})
 
 
@@ -318,9 +335,13 @@ def read(path: Path) -> Statistics:
         meta = json.loads(table.schema.metadata[b"simkit"])
     except (OSError, KeyError, ValueError, pa.ArrowInvalid) as e:
         raise SimkitError(f"{path} is not a simkit statistics file ({e})") from None
+    if meta.get("format") != FORMAT:
+        raise SimkitError(f"{path} was written by another version of simkit (statistics format "
+                          f"{meta.get('format')}, this one reads {FORMAT}): run the experiment again")
     m = meta["measures"]
     measures = games.Measures(tuple(m["seat"]), tuple(m["game_table"]), m["main"], m["per"], m["seat_histogram"],
-                              m["table_histogram"], m["scale"], m.get("many_rows", False))
+                              m["table_histogram"], m["scale"], m["many_rows"],
+                              tuple(map(tuple, m["shares"])), tuple(map(tuple, m["table_shares"])))
     lay = Layout(tuple(tuple(g) for g in meta["groups"]), tuple(tuple(p) for p in meta["pairs"]), measures,
                  tuple(meta["cells"]))
     seat = Moments.zeros(len(lay.groups), len(lay.seat_measures), len(lay.pairs), object)

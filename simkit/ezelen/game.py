@@ -8,6 +8,7 @@ import pyarrow as pa
 
 from simkit.ezelen.model import DEFAULT_MODEL, PARAMETERS, check_values
 from simkit.ezelen.rules import DEFAULT_RULES, GAME, MAX_PLAYERS, MIN_PLAYERS, check_players, check_rules
+from simkit.ezelen.strength import RATING
 from simkit.games import Game, Measures
 
 
@@ -105,8 +106,10 @@ def _measured(played: dict[str, np.ndarray], n: int, first: int) -> pa.Table:
 def _measures(mode: str) -> Measures:
     from simkit.ezelen.measures import MATCH_SEAT, SEAT, TABLE
 
+    rounds = (("lost", "rows"), ("lost_last", "rows"), ("lost_tempo", "rows"))
     return Measures(MATCH_SEAT if mode == "ezel" else SEAT, TABLE, "lost", table_histogram="first_signal",
-                    many_rows=mode == "ezel")
+                    many_rows=mode == "ezel", shares=rounds + ((("donkey", "matches"),) if mode == "ezel" else ()),
+                    table_shares=tuple((why, "rows") for why in ("last", "tempo", "tie", "stalled", "signalled")))
 
 
 def _simulate(seats: list, count: int, seed: int, rules: dict, model: dict, matches: bool, chunks: int, progress):
@@ -146,5 +149,5 @@ GAME = Game(
     traced=lambda count, last: f" (matches 0..{last['match']})" if last else "",
     picks=lambda record, i, number, match: number in (None, i) and match in (None, (record["match"], record["round"])),
     show=_show, checker=_checker,
-    bench="simkit.ezelen.bench", bench_players="4,8", reference_deals=2_000,
+    bench="simkit.ezelen.bench", bench_players="4,8", reference_deals=2_000, strength=RATING,
 )

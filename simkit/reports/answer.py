@@ -2,6 +2,7 @@
 the runner-up and over the baseline on the same deals, each with its 95% interval. The report
 opens with it and `simkit run` ends with it."""
 
+from simkit import notation
 from simkit.experiments.statistics import Statistics
 from simkit.reports.tables import MEAN_UNIT, measure, paired_differences, strategy_means
 
@@ -17,8 +18,8 @@ def _where(stats: Statistics, cell: int) -> str:
 
 def _amount(value: str, x: float, half: float) -> str:
     if value == "lost":
-        return f"{100 * abs(x):.2f} ± {100 * half:.2f} percentage points"
-    return f"{abs(x):.2f} ± {half:.2f}"
+        return f"{notation.percent(abs(x), half, sign=True)[1:]} percentage points"
+    return notation.mean(abs(x), half, 2)
 
 
 def _margin(value: str, row, rival: str) -> str:
@@ -60,8 +61,8 @@ def answer(stats: Statistics, baseline: str) -> str:
     table = means[means["cell"] == cell].sort_values("mean")
     mine = table[table["strategy"] == best].iloc[0]
     runner_up = table[table["strategy"] != best]["strategy"].iloc[0]
-    level = (f"loses {100 * mine['mean']:.2f}% ± {100 * mine['ci95']:.2f}% of its rounds" if value == "lost"
-             else f"scores {mine['mean']:.2f} ± {mine['ci95']:.2f} {MEAN_UNIT.get(value, value)}")
+    level = (f"loses {notation.percent(mine['mean'], mine['ci95'])} of its rounds" if value == "lost"
+             else f"scores {notation.mean(mine['mean'], mine['ci95'], 2)} {MEAN_UNIT.get(value, value)}")
     margins = []
     for rival, name in ((runner_up, f"the runner-up ({runner_up})"), (baseline, f"the baseline ({baseline})")):
         if rival == best or (rival == baseline and rival == runner_up and margins):

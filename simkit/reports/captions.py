@@ -19,19 +19,22 @@ def captions(value: str, n: int, diffs: pd.DataFrame | None, baseline: str) -> d
                            "(the interval excludes zero)."),
         "comparison.png": (f"Each strategy's mean {what}, a row per table (never pooled over tables); bars are 95% "
                            f"intervals over {per_table}."),
-        "match-wins.png": f"Share of matches each strategy won (ties shared), with 95% Wilson intervals; {per_table}.",
+        "match-wins.png": ("Share of matches each strategy won (ties shared), with 95% intervals over deals; "
+                           f"{per_table}."),
         "donkey.png": (f"Share of matches that ended with the strategy's seat as the donkey (E-Z-E-L), with 95% "
-                       f"Wilson intervals; {per_table}."),
+                       f"intervals over deals; {per_table}."),
         "loss-causes.png": ("Share of rounds each strategy lost, split by cause: last to copy (Z5) and tempo "
                             f"faults (Z6), with 95% intervals; {per_table}."),
         "sweep.png": (f"Paired difference to {baseline} along each swept parameter, one line per swept strategy, "
                       f"bands are 95% intervals; {per_table}."),
         "head-to-head.png": ("Share of deals on which the row strategy beats the column strategy at their table "
                              f"(ties count half), with its 95% interval; {per_table}."),
-        "first-signal.png": (f"How many turns pass before the first signal, per table (rounds with a signal); "
+        "first-signal.png": ("How many turns pass before the first signal: per table, the share of its rounds "
+                             "with a signal that had one by each turn (a step up at each turn where some did); "
                              f"{per_table}."),
         "distribution.png": (f"How the {what} is spread, per strategy over all its tables: where 0 is common (a "
                              "seat that went out), its share at left and the spread of the values above 0 at right "
                              f"(each the share of seat rows); {per_table}."),
-        "hand-length.png": f"Tricks per hand, the share of hands at each length, per table; {per_table}.",
+        "hand-length.png": ("Tricks per hand, the share of hands at each length. A hand's length belongs to its "
+                            f"whole table, so it is drawn per table (its strategies named); {per_table}."),
     }

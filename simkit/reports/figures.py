@@ -89,8 +89,10 @@ def hand_lengths(stats):
     when there are many cells."""
     fig, ax = plt.subplots(figsize=(8, 3.5))
     cells = stats.layout.cells
+    names = lineup_names(stats)
     if len(cells) <= 8:
-        lines = [(f"cell {c['cell']}, {c['players']} players", [c["cell"]]) for c in cells]
+        lines = [(f"table {c['cell']}: {names[c['cell']]} ({c['players']}p){_sweep_label(c)}", [c["cell"]])
+                 for c in cells]
     else:
         players = sorted({c["players"] for c in cells})
         lines = [(f"{n} players (all cells)", [c["cell"] for c in cells if c["players"] == n]) for n in players]
@@ -183,25 +185,35 @@ def loss_causes(causes: pd.DataFrame):
 
 def first_signal_turns(stats):
     """Ezelen: how many turns pass before the first signal, as the share of rounds signalled by
-    each turn (a line per cell, named by its strategies; log scale, since random passing takes
-    a hundred times longer than the others)."""
+    each turn (a line per cell, named by its strategies, each in a style of its own so that equal
+    curves stay visible; turns linear to 10, logarithmic beyond, since random passing takes a
+    hundred times longer than the others)."""
     fig, ax = plt.subplots(figsize=(8, 4))
     names = lineup_names(stats)
-    for cell in stats.layout.cells[:12]:
+    styles = ["-", "--", ":", "-."]
+    for k, cell in enumerate(stats.layout.cells[:12]):
         counts = _summed(stats.table_histograms, [cell["cell"]])
         if counts.sum() == 0:
             continue
         turns = np.flatnonzero(counts)
-        ax.step(turns + 1, np.cumsum(counts[turns]) / counts.sum(), where="post",
-                label=f"cell {cell['cell']}: {names[cell['cell']]} ({cell['players']}p)")
-    ax.set_xscale("log")
-    ax.set_xlabel("turn of the first signal + 1 (1 = a set dealt; log scale)")
-    ax.set_ylabel("share of rounds signalled by then")
+        ax.step(np.concatenate([[0], turns]), np.concatenate([[0], np.cumsum(counts[turns]) / counts.sum()]),
+                where="post", lw=2.2 - 0.25 * (k // 4), ls=styles[k % 4], color=f"C{k % 10}",
+                label=f"table {cell['cell']}: {names[cell['cell']]} ({cell['players']}p)")
+    ax.set_xscale("symlog", linthresh=10, linscale=1.5)
+    ax.set_xlim(left=0)
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel("turn of the first signal (0: a set was dealt; linear to 10, logarithmic beyond)")
+    ax.set_ylabel("share of rounds with a signal\nsignalled by this turn")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()
     return fig
 
+
+
+def _sweep_label(cell: dict) -> str:
+    point = _point(cell)
+    return f", {point}" if point else ""
 
 
 def _point(cell: dict) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from simkit import games
+from simkit import games, notation
 from simkit.errors import SimkitError
 from simkit.experiments import statistics as st
 from simkit.experiments.statistics import Statistics
@@ -114,12 +114,12 @@ def findings(stats: dict[str, pd.DataFrame], baseline: str) -> list[str]:
     if unit != "per hand and seat" and 0 < means["cell"].nunique() <= 6 and "Parameter sweep" not in stats:
         for cell, group in means.groupby("cell"):  # Ezelen, a few tables: each ranked
             ranked = group.sort_values("mean")
-            text = ", ".join(f"{r.strategy} {100 * r.mean:.2f}% ± {100 * r.ci95:.2f}" for r in ranked.itertuples())
+            text = ", ".join(f"{r.strategy} {notation.percent(r.mean, r.ci95)}" for r in ranked.itertuples())
             line = f"Table {cell} ({group['players'].iloc[0]} players), rounds lost: {text}"
             if donkey is not None and len(donkey):
                 d = donkey[donkey["cell"] == cell].sort_values("donkey")
                 line += "; the donkey: " + ", ".join(
-                    f"{r.strategy} {_share(r.donkey, r.donkey_low, r.donkey_high)}" for r in d.itertuples())
+                    f"{r.strategy} {notation.share(r.donkey, r.donkey_low, r.donkey_high)}" for r in d.itertuples())
             lines.append(line + ".")
         means = means.iloc[0:0]
     for players, group in means.groupby("players"):
@@ -130,14 +130,14 @@ def findings(stats: dict[str, pd.DataFrame], baseline: str) -> list[str]:
                          f"{best['mean']:.2f} ± {best['ci95']:.2f} per hand and seat.")
         else:
             lines.append(f"{players} players: fewest rounds lost by {best['strategy']}{where}, "
-                         f"{100 * best['mean']:.2f}% ± {100 * best['ci95']:.2f}%.")
+                         f"{notation.percent(best['mean'], best['ci95'])}.")
     diffs = paired_table(stats)
     if diffs is not None and len(diffs):
         better = diffs[diffs["decisive"] & (diffs["difference"] < 0)]
         worse = diffs[diffs["decisive"] & (diffs["difference"] > 0)]
         lines.append(f"Against {baseline} on the same deals: {len(better)} of {len(diffs)} comparisons decisively "
                      f"better, {len(worse)} decisively worse, {len(diffs) - len(better) - len(worse)} undecided"
-                     + (f" ({_named(diffs, better, worse)})." if len(diffs) <= 8 else "."))
+                     + (f" ({_named(diffs, better, worse, unit != 'per hand and seat')})." if len(diffs) <= 8 else "."))
     sweep = stats.get("Parameter sweep")
     if sweep is not None and len(sweep):
         for (param, players, strategy), curve in sweep.groupby(["parameter", "players", "strategy"]):
@@ -148,18 +148,21 @@ def findings(stats: dict[str, pd.DataFrame], baseline: str) -> list[str]:
                            & (curve["value"] != best["value"])]
             tie = (f"; intervals overlapping it: {', '.join(f'{v:g}' for v in rivals['value'])}" if len(rivals)
                    else "; no other value's interval overlaps it")
-            digits = 2 if abs(best["estimate"]) >= 1 else 4
+            amount = (notation.percent(best["estimate"], best["ci95"], sign=best["measure"].startswith("difference"))
+                      if unit != "per hand and seat" else notation.difference(best["estimate"], best["ci95"]))
             lines.append(f"{strategy}, {players} players: best at {param} = {best['value']:g} "
-                         f"({best['measure']} {best['estimate']:+.{digits}f} ± {best['ci95']:.{digits}f}){tie}.")
+                         f"({best['measure']} {amount}){tie}.")
     return lines
 
 
-def _named(diffs: pd.DataFrame, better: pd.DataFrame, worse: pd.DataFrame) -> str:
-    """Each comparison by name: better, worse, undecided, with its difference ± its interval."""
+def _named(diffs: pd.DataFrame, better: pd.DataFrame, worse: pd.DataFrame, percent: bool) -> str:
+    """Each comparison by name: better, worse, undecided, with its difference ± its interval
+    (`percent`: in percentage points)."""
     many = diffs["cell"].nunique() > 1
 
     def name(r) -> str:
-        return f"{r.strategy}{f' at table {r.cell}' if many else ''} {r.difference:+.3f} ± {r.ci95:.3f}"
+        return (f"{r.strategy}{f' at table {r.cell}' if many else ''} "
+                f"{notation.value(r.difference, r.ci95, percent, sign=True)}")
 
     rest = diffs[~diffs.index.isin(better.index) & ~diffs.index.isin(worse.index)]
     parts = [(f"{word}: " + ", ".join(name(r) for r in frame.sort_values("difference").itertuples()))
@@ -176,25 +179,24 @@ def title_of(stats: dict[str, pd.DataFrame]) -> str:
     return next(title for title in stats if title in TITLES.values())
 
 
-def _share(p: float, lo: float, hi: float) -> str:
-    return f"{100 * p:.2f}% [{100 * lo:.2f}, {100 * hi:.2f}]"  # the notation `simulate` prints too
-
-
-def _fmt(frame: pd.DataFrame) -> pd.DataFrame:
-    """Numbers as a reader wants them: ± intervals, shares as percentages with their interval."""
+def _fmt(frame: pd.DataFrame, percent: bool = False) -> pd.DataFrame:
+    """Numbers as a reader wants them (simkit.notation): ± intervals, shares in percent with
+    theirs; `percent`: the table's means and differences are shares (Ezelen's rounds lost)."""
     out = frame.copy()
     for prefix in [c for c in out.columns if f"{c}_low" in out.columns and f"{c}_high" in out.columns]:
-        out[f"{prefix} %"] = [_share(*r) for r in zip(out[prefix], out[f"{prefix}_low"], out[f"{prefix}_high"])]
-        out = out.drop(columns=[prefix, f"{prefix}_low", f"{prefix}_high"])
+        out[prefix] = [notation.share(*r) for r in zip(out[prefix], out[f"{prefix}_low"], out[f"{prefix}_high"])]
+        out = out.drop(columns=[f"{prefix}_low", f"{prefix}_high"])
     for col in ("win", "beats"):
         if col in out.columns:
-            out[f"{col} %"] = [_share(*r) for r in zip(out[col], out["low"], out["high"])]
-            out = out.drop(columns=[col, "low", "high"])
+            out[col] = [notation.share(*r) for r in zip(out[col], out["low"], out["high"])]
+            out = out.drop(columns=["low", "high"])
     for col in out.columns:
         if col in ("mean", "difference", "estimate"):
-            out[col] = [f"{m:+.3f}" if col == "difference" else f"{m:.3f}" for m in out[col]]
+            sign = "+" if col != "mean" else ""
+            out[col] = [f"{100 * m:{sign}.2f}{'%' if not sign else ''}" if percent else f"{m:{sign}.3f}"
+                        for m in out[col]]
         elif col == "ci95":
-            out[col] = [f"± {h:.3f}" for h in out[col]]
+            out[col] = [f"± {100 * h:.2f}" if percent else f"± {h:.3f}" for h in out[col]]
         elif col in ("n", "n signalled"):
             out[col] = [f"{n:,}" if n == n else "0" for n in out[col]]
         elif col == "decisive":
@@ -231,9 +233,9 @@ def _header(stats: Statistics, meta: dict) -> str:
             + (f"{per_table:,} deals per table and rotation: " if isinstance(per_table, int) else "")
             + f"{tables.played(stats):,} {unit} played in all{speed}, {tables.rows_played(stats):,} seat rows "
             f"(one per seat of each {game.deal}{'' if mode == 'single' else ' and match'}); seed "
-            f"{meta.get('seed', '?')}. Every ± and [a, b] is a 95% "
-            "interval over deals, and n counts deals: a deal's seats and rotations share its cards, so they are "
-            "averaged first.")
+            f"{meta.get('seed', '?')}. Every ± is a 95% interval over deals (a share's is the longer side of "
+            "its interval, Wilson's for the effective number of trials), and n counts deals: a deal's seats and "
+            "rotations share its cards, so they are averaged first.")
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
@@ -263,7 +265,10 @@ def make_report(folder: str, baseline: str | None = None) -> Path:
     empty = (f"(none: {baseline} is not in the lineup)" if meta.get("seating", "rotate") == "rotate" else
              "(none: pairs on the same deal and seat need seating = \"rotate\")")
     constant = _constant_columns(stats)
-    sections = [(title, tables.markdown(_fmt(frame.drop(columns=[c for c in constant if c in frame.columns])))
+    main = {title_of(found), "Seat position effect", "Parameter sweep"}  # tables of the main measure
+    percent = {title: tables.is_share(stats) and (title in main or title.startswith("Paired")) for title in found}
+    sections = [(title, tables.markdown(_fmt(frame.drop(columns=[c for c in constant if c in frame.columns]),
+                                             percent[title]))
                  if len(frame) else empty) for title, frame in found.items()]
     intro = _header(stats, meta)
     short = findings(found, baseline)
@@ -272,37 +277,71 @@ def make_report(folder: str, baseline: str | None = None) -> Path:
     means = found[title_of(found)]
     caption_of = captions(tables.measure(stats), int(means["n"].min()) if len(means) else 0, paired_table(found),
                           baseline)
-    caption = caption_of["difference.png"]
+    beside = _beside(found, sections, images)
     md = [f"# {name}", "", intro, "", f"**{sentence}**", ""]
-    if "difference.png" in images:
-        md += ["![difference.png](difference.png)", "", f"*{caption}*", ""]
+    for n in beside.get("", []):
+        md += [f"![{n}]({n})", "", f"*{caption_of[n]}*", ""]
     for title, body in sections:
-        md += [f"## {title}", "", body, ""]
-    for n in images:
-        if n != "difference.png":
+        md += [f"## {title}", ""] + ([body, ""] if body else [])
+        for n in beside.get(title, []):
             md += [f"![{n}]({n})", "", f"*{caption_of[n]}*", ""]
     _atomic_write(out / "report.md", "\n".join(md).encode())
     body = [f"<h1>{html.escape(name)}</h1>", f"<p>{html.escape(intro)}</p>",
             f"<p class='answer'><strong>{html.escape(sentence)}</strong></p>"]
-    if "difference.png" in images:
-        body.append(_figure("difference.png", images["difference.png"], caption))
-    for title, text in sections:
-        body.append(f"<h2>{html.escape(title)}</h2>")
-        body.append(_html_table(text))
-    for n, data in images.items():
-        if n != "difference.png":
-            body.append(_figure(n, data, caption_of[n]))
-    page = ("<!doctype html><html><head><meta charset='utf-8'><title>" + html.escape(name) +
-            "</title><style>body{font-family:sans-serif;max-width:70em;margin:auto;padding:0 1.5em}"
-            "table{border-collapse:collapse}"
-            "td,th{border:1px solid #ccc;padding:2px 8px}.n{text-align:right}.t{text-align:left}"
-            "tr.decisive td{font-weight:bold}img{max-width:100%}"
-            "figure{margin:1em 0}figcaption{color:#444;font-size:0.9em;max-width:60em}"
-            ".answer{font-size:1.1em;background:#f3f6fa;padding:0.6em 0.8em;border-left:4px solid #3465a4}"
-            "</style></head><body>" +
-            "\n".join(body) + "</body></html>")
+    body += [_figure(n, images[n], caption_of[n]) for n in beside.get("", [])]
+    body.append("<nav><strong>Contents</strong><ol>" + "".join(
+        f"<li><a href='#s{k}'>{html.escape(title)}</a></li>" for k, (title, _) in enumerate(sections)) + "</ol></nav>")
+    for k, (title, text) in enumerate(sections):
+        table = _html_table(text) if text else ""
+        figs = "".join(_figure(n, images[n], caption_of[n]) for n in beside.get(title, []))
+        inner = f"<div class='side'><div class='tbl'>{table}</div><div class='figs'>{figs}</div></div>" \
+            if table and figs else table + figs
+        body.append(f"<section id='s{k}'><h2>{html.escape(title)}</h2>{inner}</section>")
+    page = ("<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+            "<meta name='viewport' content='width=device-width, initial-scale=1'><title>" + html.escape(name) +
+            "</title><style>" + _STYLE + "</style></head><body>" + "\n".join(body) + "</body></html>")
     _atomic_write(out / "report.html", page.encode())
     return out / "report.html"
+
+
+# each figure beside the table it draws ("": at the top, with the answer; MEANS: the main table)
+MEANS = "the main table"
+BESIDE = {"difference.png": "", "comparison.png": MEANS, "distribution.png": MEANS, "match-wins.png": "Match wins",
+          "donkey.png": "Became the donkey (E-Z-E-L)", "loss-causes.png": "Rounds lost by cause",
+          "first-signal.png": "Turn of the first signal", "head-to-head.png": "Head to head (tournament)",
+          "sweep.png": "Parameter sweep", "hand-length.png": "Hand length"}
+
+
+def _beside(found: dict, sections: list[tuple[str, str]], images: dict) -> dict[str, list[str]]:
+    """Which figures go with which section (a figure of its own gets a section of its own)."""
+    titles = {title for title, _ in sections}
+    out: dict[str, list[str]] = {}
+    for n in images:
+        where = BESIDE.get(n, "Figures")
+        where = title_of(found) if where == MEANS else where
+        if where and where not in titles:
+            sections.append((where, ""))
+            titles.add(where)
+        out.setdefault(where, []).append(n)
+    return out
+
+
+_STYLE = (
+    "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;max-width:86em;margin:auto;"
+    "padding:0 1.5em 3em;color:#222;line-height:1.45}"
+    "h1{margin:0.8em 0 0.3em}h2{border-bottom:1px solid #ddd;padding-bottom:0.2em;margin-top:1.8em}"
+    ".answer{font-size:1.1em;background:#f3f6fa;padding:0.6em 0.8em;border-left:4px solid #3465a4}"
+    "nav{background:#fafafa;border:1px solid #e3e3e3;padding:0.5em 1.2em;margin:1em 0}"
+    "nav ol{margin:0.3em 0;padding-left:1.4em;columns:2 18em}nav a{color:#3465a4;text-decoration:none}"
+    "table{border-collapse:collapse;font-size:0.92em}td,th{border:1px solid #ccc;padding:2px 8px}"
+    "th{background:#f3f3f3}.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
+    ".t{text-align:left}tr.decisive td{font-weight:bold}"
+    ".side{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start}"
+    ".side>.tbl{flex:1 1 32em;overflow-x:auto}.side>.figs{flex:1 1 30em;min-width:0}"
+    "img{max-width:100%;height:auto}figure{margin:0.8em 0}figcaption{color:#444;font-size:0.9em}"
+    "@media print{body{max-width:none;font-size:10pt}nav{display:none}"
+    "section,figure,table,tr{break-inside:avoid}h2{break-after:avoid}}"
+)
 
 
 def _figure(name: str, data: bytes, caption: str) -> str:

@@ -11,7 +11,7 @@ deal, the plain mean of the deals' means and its standard error), and n counts t
 import numpy as np
 import pandas as pd
 
-from simkit.reports.stats import Z95, wilson
+from simkit.reports.stats import Z95, half_width, share_interval
 from simkit.reports.tables import curves
 
 
@@ -101,17 +101,28 @@ def _over_deals(table: pd.DataFrame, by: list[str], value) -> pd.DataFrame:
     return _summarise(group, sums, counts, values, by)
 
 
-def _wilson_over_deals(table: pd.DataFrame, by: list[str], flag, name: str) -> pd.DataFrame:
-    """A share over the rows of each group, with its Wilson interval for n = deals (a deal's rows
-    share its cards, so the deals are the independent trials; a deal's averaged share varies no
-    more than one Bernoulli trial with the same mean, so this is conservative)."""
+def _share_over_deals(table: pd.DataFrame, by: list[str], flag, name: str) -> pd.DataFrame:
+    """A share over the rows of each group, with its 95% interval over deals (a deal's rows share
+    its cards): Wilson's for the effective number of trials (reports.stats.share_interval)."""
     group, sums, counts, values = _deal_means(table, by, flag)
-    present, share, _, n = _ratio(group, sums, counts)
+    present, share, half, n = _ratio(group, sums, counts)
     out = _decode(present, values, by)
-    rows = [wilson(p * k, int(k)) for p, k in zip(share, n)]
-    out[[name, f"{name}_low", f"{name}_high"]] = pd.DataFrame(rows, index=out.index)
+    trials = np.bincount(group, counts)[present]
+    rows = [share_interval(p, (h / Z95) ** 2, t) for p, h, t in zip(share, half, trials)]
+    out[name] = share
+    out[[f"{name}_low", f"{name}_high"]] = pd.DataFrame(rows, index=out.index)
     out["n"] = n
     return out
+
+
+def _mean_or_share(table: pd.DataFrame, by: list[str], value: str) -> pd.DataFrame:
+    """`_over_deals`, but a share (Ezelen's rounds lost) with a share's interval, as its ± (the
+    interval's longer side)."""
+    if value != "lost":
+        return _over_deals(table, by, value)
+    out = _share_over_deals(table, by, table[value].to_numpy(), "mean")
+    out["ci95"] = [half_width(*r) for r in zip(out["mean"], out["mean_low"], out["mean_high"])]
+    return out.drop(columns=["mean_low", "mean_high"])[by + ["mean", "ci95", "n"]]
 
 
 def strategy_means(table: pd.DataFrame, value: str, by_cell: bool = True) -> pd.DataFrame:
@@ -119,7 +130,7 @@ def strategy_means(table: pd.DataFrame, value: str, by_cell: bool = True) -> pd.
     hand (or match) and seat, ± 95% CI over deals, n deals."""
     # every cell of a run plays the same deals (same seed, same hand numbers): pooled, they are
     # still one deal each
-    return _over_deals(table, ["cell", "players", "strategy"] if by_cell else ["players", "strategy"], value)
+    return _mean_or_share(table, ["cell", "players", "strategy"] if by_cell else ["players", "strategy"], value)
 
 
 def paired_differences(table: pd.DataFrame, value: str, baseline: str) -> pd.DataFrame:
@@ -153,28 +164,28 @@ def paired_differences(table: pd.DataFrame, value: str, baseline: str) -> pd.Dat
 
 def seat_effect(table: pd.DataFrame, value: str) -> pd.DataFrame:
     """Per cell and seat: the mean of `value`, whoever sits there (seat position effect)."""
-    return _over_deals(table, ["cell", "seat"], value)
+    return _mean_or_share(table, ["cell", "seat"], value)
 
 
 def shares(table: pd.DataFrame) -> pd.DataFrame:
     """Per cell and strategy: how often the seat went out (no penalty) and held the ass at the end,
-    each with its Wilson interval (single hands only)."""
+    each with its interval over deals (single hands only)."""
     by = ["cell", "players", "strategy"]
-    out = _wilson_over_deals(table, by, (table["penalty"] == 0).to_numpy(), "out")
-    ass = _wilson_over_deals(table, by, table["ass_end"].to_numpy(), "ass")
+    out = _share_over_deals(table, by, (table["penalty"] == 0).to_numpy(), "out")
+    ass = _share_over_deals(table, by, table["ass_end"].to_numpy(), "ass")
     return out.drop(columns="n").merge(ass, on=by)
 
 
 def win_rates(table: pd.DataFrame) -> pd.DataFrame:
     """Per cell and strategy: the share of matches won (a shared win counts its share), with its
-    Wilson interval over matches."""
-    out = _wilson_over_deals(table, ["cell", "players", "strategy"], table["win"].to_numpy(), "win")
+    interval over deals."""
+    out = _share_over_deals(table, ["cell", "players", "strategy"], table["win"].to_numpy(), "win")
     return out.rename(columns={"win_low": "low", "win_high": "high"})
 
 
 def pairwise(table: pd.DataFrame, value: str) -> pd.DataFrame:
     """Head to head, for a tournament (two strategies per cell): how often `a` beats `b` on the same
-    deal — fewer points per seat than `b` over the whole table (ties count half) — with its Wilson
+    deal — fewer points per seat than `b` over the whole table (ties count half) — with its
     interval over deals. For matches, `a`'s share of the win per seat against `b`'s (with an odd
     table `a` has one seat more, which must not count as skill)."""
     key = deal_key(table)
@@ -188,14 +199,16 @@ def pairwise(table: pd.DataFrame, value: str) -> pd.DataFrame:
         if value == "total":  # each side's wins per seat over the matches, a's part of the two
             per = group.groupby([key, strategy])["win"].mean().unstack()
             n = len(per)
-            k = n * float(per[a].sum() / (per[a].sum() + per[b].sum()))
+            p = float(per[a].sum() / (per[a].sum() + per[b].sum()))
+            low, high = share_interval(p, p * (1 - p) / n, n)
         else:
             per = group.groupby([key, "rotation", strategy])[value].mean().unstack()
-            per_deal = ((per[a] < per[b]) + 0.5 * (per[a] == per[b])).groupby(level=0).mean()
-            k, n = float(per_deal.sum()), len(per_deal)
-        for x, y, wins in ((a, b, k), (b, a, n - k)):
-            p, lo, hi = wilson(wins, n)
-            rows.append({"cell": cell, "players": players, "strategy": x, "opponent": y, "beats": p, "low": lo,
+            per_deal = ((per[a] < per[b]) + 0.5 * (per[a] == per[b])).groupby(level=0).mean().to_numpy()
+            n, p = len(per_deal), float(per_deal.mean())
+            variance = ((per_deal - p) ** 2).sum() / (n - 1) / n if n > 1 else np.inf
+            low, high = share_interval(p, variance, len(per))  # trials: the replays
+        for x, y, beats, lo, hi in ((a, b, p, low, high), (b, a, 1 - p, 1 - high, 1 - low)):
+            rows.append({"cell": cell, "players": players, "strategy": x, "opponent": y, "beats": beats, "low": lo,
                          "high": hi, "n": n})
     return pd.DataFrame(rows)
 
@@ -218,14 +231,14 @@ def sweep_curves(table: pd.DataFrame, value: str, baseline: str) -> pd.DataFrame
 
 def share_by_strategy(table: pd.DataFrame, column: str, name: str, rows: pd.Series | None = None) -> pd.DataFrame:
     """Per cell and strategy: the share of its rows where `column` holds (e.g. lost the round),
-    with its Wilson interval over deals; `rows` picks the rows that count."""
+    with its interval over deals; `rows` picks the rows that count."""
     frame = table if rows is None else table[rows]
-    return _wilson_over_deals(frame, ["cell", "players", "strategy"], frame[column].to_numpy(), name)
+    return _share_over_deals(frame, ["cell", "players", "strategy"], frame[column].to_numpy(), name)
 
 
 def donkey_rates(table: pd.DataFrame) -> pd.DataFrame:
     """Ezelen (Z7): per cell and strategy, the share of matches in which its seat became the donkey,
-    with its Wilson interval over matches."""
+    with its interval over deals."""
     return share_by_strategy(table, "donkey", "donkey", table["round"] == 0)
 
 
@@ -243,11 +256,11 @@ def _with_lineup(frame: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
 
 def round_outcomes(table: pd.DataFrame) -> pd.DataFrame:
     """Ezelen: per cell, how rounds end (last copier, tempo, tie, stalled), each share with its
-    Wilson interval over deals."""
+    interval over deals."""
     one = table[table["seat"] == 0]  # a row per round
     parts = []
     for reason in one["reason"].cat.categories if hasattr(one["reason"], "cat") else sorted(set(one["reason"])):
-        part = _wilson_over_deals(one, ["cell", "players"], (one["reason"] == reason).to_numpy(), "share")
+        part = _share_over_deals(one, ["cell", "players"], (one["reason"] == reason).to_numpy(), "share")
         part.insert(2, "ended by", reason)
         parts.append(part)
     return _with_lineup(pd.concat(parts).sort_values(["cell", "ended by"], ignore_index=True), table)
@@ -255,7 +268,7 @@ def round_outcomes(table: pd.DataFrame) -> pd.DataFrame:
 
 def loss_causes(table: pd.DataFrame) -> pd.DataFrame:
     """Ezelen: per cell and strategy, the share of rounds it lost as the last to copy and through
-    tempo faults, with Wilson intervals over deals."""
+    tempo faults, with intervals over deals."""
     frame = table.assign(by_last=table["lost"] & (table["reason"] == "last"),
                          by_tempo=table["lost"] & (table["reason"] == "tempo"))
     last = share_by_strategy(frame, "by_last", "last")
@@ -269,5 +282,5 @@ def first_signal(table: pd.DataFrame) -> pd.DataFrame:
     one = table[table["seat"] == 0]
     signalled = one[one["first_signal"] >= 0]
     out = _over_deals(signalled, ["cell", "players"], "first_signal").rename(columns={"n": "n signalled"})
-    silent = _wilson_over_deals(one, ["cell", "players"], (one["first_signal"] < 0).to_numpy(), "no signal")
+    silent = _share_over_deals(one, ["cell", "players"], (one["first_signal"] < 0).to_numpy(), "no signal")
     return _with_lineup(out.merge(silent, on=["cell", "players"], how="right"), table)

@@ -75,11 +75,30 @@ def paired_ratio_ci(m, g: int, b: int, p: int, num: int, den: int = 0, z: float 
     return diff, z * math.sqrt(n * max(numerator, 0) / (n - 1)) / (ca * ca * cb * cb), n
 
 
-def wilson_of(m, g: int, num: int, den: int = 0, scale: int = 1, z: float = Z95) -> tuple[float, float, float, int]:
-    """Group g's share ΣS_num / (scale ΣS_den) with its Wilson interval for n = deals (the deals
-    are the independent trials): (share, low, high, n). `scale` is what one counts in (match
-    wins are counted in parts of a win)."""
-    n, s, c = int(m.present[g, den]), int(m.total[g, num]), int(m.total[g, den])
-    if n == 0 or c == 0:
+def share_interval(p: float, variance: float, trials: float, z: float = Z95) -> tuple[float, float]:
+    """The 95% interval of a share p whose variance over deals is `variance`: Wilson's, for the
+    effective number of trials p(1 − p) / variance (the binomial sample as informative as the
+    clustered one). Where no variance can be seen (p is 0 or 1), the `trials` themselves (the
+    rows: each its own trial). Unlike p ± z·sd it stays inside [0, 1] and is not empty at 0."""
+    if variance == math.inf:  # one deal: nothing to measure its spread by
+        return 0.0, 1.0
+    effective = p * (1 - p) / variance if variance > 0 and 0 < p < 1 else trials
+    _, low, high = wilson(p * effective, effective, z)
+    return low, high
+
+
+def share_ci(m, g: int, num: int, den: int = 0, scale: int = 1, z: float = Z95) -> tuple[float, float, float, int]:
+    """Group g's share ΣS_num / (scale ΣS_den) with its 95% interval over deals (`share_interval`
+    of the ratio estimator's variance): (share, low, high, n deals). `scale` is what one counts
+    in (match wins are counted in parts of a win)."""
+    p, half, n = ratio_ci(m, g, num, den, z)
+    if n == 0 or p != p:
         return math.nan, math.nan, math.nan, n
-    return (*wilson(n * s / (scale * c), n, z), n)
+    p /= scale
+    low, high = share_interval(p, (half / z / scale) ** 2 if n > 1 else math.inf, int(m.total[g, den]), z)
+    return p, low, high, n
+
+
+def half_width(p: float, low: float, high: float) -> float:
+    """One ± for an interval [low, high] around p: its longer side (so p ± it covers the interval)."""
+    return max(p - low, high - p)

@@ -3,14 +3,16 @@ with its 95% interval over deals and its n.
 
 A deal's rows (its seats, its rotated replays, an Ezelen match's rounds) share the cards, so each
 deal is one cluster: means are ratio estimators over deals, intervals their standard errors over
-deals, shares Wilson intervals with n = deals. The same tables from per-hand rows (`--rows`) are
-in reports/rows.py; the two agree to rounding (tests/test_statistics.py).
+deals; shares the same estimators, their intervals Wilson's for the effective number of trials
+(reports.stats.share_interval), written p ± the interval's longer side like every other
+(simkit.notation). The same tables from per-hand rows (`--rows`) are in reports/rows.py; the two
+agree to rounding (tests/test_statistics.py).
 """
 
 import pandas as pd
 
 from simkit.experiments.statistics import Statistics
-from simkit.reports.stats import paired_ratio_ci, ratio_ci, wilson, wilson_of
+from simkit.reports.stats import half_width, paired_ratio_ci, ratio_ci, share_ci, share_interval
 
 
 def _seat(stats: Statistics, name: str) -> int:
@@ -49,34 +51,49 @@ def measure_title(stats: Statistics) -> str:
     return "share of rounds lost" if value == "lost" else f"mean {value}"
 
 
+def is_share(stats: Statistics) -> bool:
+    """Whether the main measure is a share (Ezelen's rounds lost), not points."""
+    m = stats.layout.measures
+    return (m.main, m.per) in m.shares
+
+
+def main_ci(stats: Statistics, g: int) -> tuple[float, float, int]:
+    """Seat group g's mean of the main measure, the ± of its 95% interval over deals, n deals
+    (a share's interval as every share's, `share_ci`)."""
+    main, per = _seat(stats, measure(stats)), _seat(stats, stats.layout.measures.per)
+    if is_share(stats):
+        p, low, high, n = share_ci(stats.seat, g, main, per)
+        return p, half_width(p, low, high), n
+    return ratio_ci(stats.seat, g, main, per)
+
+
 def strategy_means(stats: Statistics, by_cell: bool = True) -> pd.DataFrame:
     """Per cell (or, pooled over cells, per player count) and strategy: the mean of the main
     measure per hand (or match) and seat, ± 95% CI over deals, n deals."""
-    main, per = _seat(stats, measure(stats)), _seat(stats, stats.layout.measures.per)
     rows = []
     if by_cell:
         for g, (_, cell, players, name) in _strategies(stats):
-            mean, half, n = ratio_ci(stats.seat, g, main, per)
+            mean, half, n = main_ci(stats, g)
             rows.append({"cell": cell, "players": players, "strategy": name, "mean": mean, "ci95": half, "n": n})
         return pd.DataFrame(rows, columns=["cell", "players", "strategy", "mean", "ci95", "n"])
     pooled = {key[2] for _, key in _strategies(stats, "pooled")}
     groups = _strategies(stats, "pooled") + [x for x in _strategies(stats) if x[1][2] not in pooled]
     order = _order(stats)
     for g, (_, _, players, name) in sorted(groups, key=lambda x: (x[1][2], order[x[1][3]])):
-        mean, half, n = ratio_ci(stats.seat, g, main, per)
+        mean, half, n = main_ci(stats, g)
         rows.append({"players": players, "strategy": name, "mean": mean, "ci95": half, "n": n})
     return pd.DataFrame(rows, columns=["players", "strategy", "mean", "ci95", "n"])
 
 
-def _wilson_columns(stats: Statistics, measures: dict[str, tuple[str, str]]) -> pd.DataFrame:
-    """Per strategy group: for each output name, the share ΣS_num / ΣS_den with its Wilson
-    interval over deals (in the measure's unit: match wins are counted in parts)."""
+def _share_columns(stats: Statistics, measures: dict[str, tuple[str, str]]) -> pd.DataFrame:
+    """Per strategy group: for each output name, the share ΣS_num / ΣS_den with its 95% interval
+    over deals (in the measure's unit: match wins are counted in parts)."""
     scale = stats.layout.measures.scale
     rows = []
     for g, (_, cell, players, name) in _strategies(stats):
         row = {"cell": cell, "players": players, "strategy": name}
         for out, (num, den) in measures.items():
-            share, low, high, n = wilson_of(stats.seat, g, _seat(stats, num), _seat(stats, den), scale.get(num, 1))
+            share, low, high, n = share_ci(stats.seat, g, _seat(stats, num), _seat(stats, den), scale.get(num, 1))
             row.update({out: share, f"{out}_low": low, f"{out}_high": high})
         row["n"] = n
         rows.append(row)
@@ -85,14 +102,14 @@ def _wilson_columns(stats: Statistics, measures: dict[str, tuple[str, str]]) -> 
 
 def shares(stats: Statistics) -> pd.DataFrame:
     """Per cell and strategy: how often the seat went out (no penalty) and held the ass at the end,
-    each with its Wilson interval (single hands only)."""
-    return _wilson_columns(stats, {"out": ("out", "rows"), "ass": ("ass", "rows")})
+    each with its interval over deals (single hands only)."""
+    return _share_columns(stats, {"out": ("out", "rows"), "ass": ("ass", "rows")})
 
 
 def win_rates(stats: Statistics) -> pd.DataFrame:
     """Per cell and strategy: the share of matches won (a shared win counts its share), with its
-    Wilson interval over matches."""
-    out = _wilson_columns(stats, {"win": ("win", "rows")})
+    interval over deals."""
+    out = _share_columns(stats, {"win": ("win", "rows")})
     return out.rename(columns={"win_low": "low", "win_high": "high"})
 
 
@@ -118,10 +135,9 @@ def paired_differences(stats: Statistics, baseline: str) -> pd.DataFrame:
 
 def seat_effect(stats: Statistics) -> pd.DataFrame:
     """Per cell and seat: the mean of the main measure, whoever sits there (seat position effect)."""
-    main, per = _seat(stats, measure(stats)), _seat(stats, stats.layout.measures.per)
     rows = []
     for g, (_, cell, _, seat) in sorted(_strategies(stats, "seat"), key=lambda x: (x[1][1], int(x[1][3]))):
-        mean, half, n = ratio_ci(stats.seat, g, main, per)
+        mean, half, n = main_ci(stats, g)
         rows.append({"cell": cell, "seat": int(seat), "mean": mean, "ci95": half, "n": n})
     return pd.DataFrame(rows, columns=["cell", "seat", "mean", "ci95", "n"])
 
@@ -129,7 +145,7 @@ def seat_effect(stats: Statistics) -> pd.DataFrame:
 def pairwise(stats: Statistics) -> pd.DataFrame:
     """Head to head, for a tournament (two strategies per cell): how often `a` beats `b` on the same
     deal — fewer points per seat than `b` over the whole table in a replay (ties count half),
-    averaged over the deal's replays — with its Wilson interval over deals. For matches, `a`'s
+    averaged over the deal's replays — with its interval over deals. For matches, `a`'s
     share of the win per seat against `b`'s (with an odd table `a` has one seat more, which must
     not count as skill)."""
     rows = []
@@ -143,13 +159,13 @@ def pairwise(stats: Statistics) -> pd.DataFrame:
             per = {key[3]: stats.seat.total[g, _seat(stats, "win")] / stats.seat.total[g, _seat(stats, "rows")]
                    for g, key in _strategies(stats) if key[1] == ci}
             a, b = (float(per[x]) for x in names)
-            k = n * a / (a + b)
+            p = a / (a + b)
+            low, high = share_interval(p, p * (1 - p) / n, n)  # a ratio of two groups' shares: n trials
         else:
-            k = int(stats.table.total[ci, _table(stats, "beats2")]) / (2 * cell["rotations"])
-        for x, y, wins in ((names[0], names[1], k), (names[1], names[0], n - k)):
-            p, lo, hi = wilson(wins, n)
-            rows.append({"cell": ci, "players": cell["players"], "strategy": x, "opponent": y, "beats": p, "low": lo,
-                         "high": hi, "n": n})
+            p, low, high, _ = share_ci(stats.table, ci, _table(stats, "beats2"), _table(stats, "replays"), 2)
+        for x, y, beats, lo, hi in ((names[0], names[1], p, low, high), (names[1], names[0], 1 - p, 1 - high, 1 - low)):
+            rows.append({"cell": ci, "players": cell["players"], "strategy": x, "opponent": y, "beats": beats,
+                         "low": lo, "high": hi, "n": n})
     return pd.DataFrame(rows)
 
 
@@ -187,14 +203,14 @@ def curves(points: pd.DataFrame, swept: list[str], where: dict, what: str) -> pd
 
 def donkey_rates(stats: Statistics) -> pd.DataFrame:
     """Ezelen (Z7): per cell and strategy, the share of matches in which its seat became the donkey,
-    with its Wilson interval over matches."""
-    return _wilson_columns(stats, {"donkey": ("donkey", "matches")})
+    with its interval over deals."""
+    return _share_columns(stats, {"donkey": ("donkey", "matches")})
 
 
 def loss_causes(stats: Statistics) -> pd.DataFrame:
     """Ezelen: per cell and strategy, the share of rounds it lost as the last to copy and through
-    tempo faults, with Wilson intervals over deals."""
-    return _wilson_columns(stats, {"last": ("lost_last", "rows"), "tempo": ("lost_tempo", "rows")})
+    tempo faults, with intervals over deals."""
+    return _share_columns(stats, {"last": ("lost_last", "rows"), "tempo": ("lost_tempo", "rows")})
 
 
 def lineup_names(stats: Statistics) -> dict[int, str]:
@@ -204,13 +220,13 @@ def lineup_names(stats: Statistics) -> dict[int, str]:
 
 def round_outcomes(stats: Statistics) -> pd.DataFrame:
     """Ezelen: per cell, how rounds end (last copier, tempo, tie, stalled), each share with its
-    Wilson interval over deals."""
+    interval over deals."""
     rows_ = _table(stats, "rows")
     names = lineup_names(stats)
     rows = []
     for cell in stats.layout.cells:
         for reason in sorted(("last", "tempo", "tie", "stalled")):
-            share, low, high, n = wilson_of(stats.table, cell["cell"], _table(stats, reason), rows_)
+            share, low, high, n = share_ci(stats.table, cell["cell"], _table(stats, reason), rows_)
             rows.append({"cell": cell["cell"], "players": cell["players"], "strategies": names[cell["cell"]],
                          "ended by": reason, "share": share, "share_low": low, "share_high": high, "n": n})
     return pd.DataFrame(rows)
@@ -225,11 +241,10 @@ def first_signal(stats: Statistics) -> pd.DataFrame:
     for cell in stats.layout.cells:
         ci = cell["cell"]
         mean, half, k = ratio_ci(stats.table, ci, turn, signalled)
-        n = int(stats.table.present[ci, rows_])
-        total = int(stats.table.total[ci, rows_])
-        share, low, high = wilson(n * (total - int(stats.table.total[ci, signalled])) / total, n)
+        some, low, high, n = share_ci(stats.table, ci, signalled, rows_)
         rows.append({"cell": ci, "players": cell["players"], "strategies": names[ci], "mean": mean, "ci95": half,
-                     "n signalled": k, "no signal": share, "no signal_low": low, "no signal_high": high, "n": n})
+                     "n signalled": k, "no signal": 1 - some, "no signal_low": 1 - high, "no signal_high": 1 - low,
+                     "n": n})
     return pd.DataFrame(rows)
 
 

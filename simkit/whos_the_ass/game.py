@@ -6,6 +6,7 @@ import pyarrow as pa
 
 from simkit.games import Game, Measures, Option
 from simkit.whos_the_ass.rules import DEFAULT_RULES, GAME, MAX_PLAYERS, MIN_PLAYERS, check_players, check_rules
+from simkit.whos_the_ass.strength import RATING
 
 
 def _seats_for(specs: list, players: int) -> list:
@@ -42,9 +43,10 @@ def _measures(mode: str) -> Measures:
     from simkit.whos_the_ass.measures import MATCH_SEAT, MATCH_TABLE, SEAT, TABLE, WIN_SCALE
 
     if mode == "single":
-        return Measures(SEAT, TABLE, "penalty", seat_histogram="penalty", table_histogram="tricks")
+        return Measures(SEAT, TABLE, "penalty", seat_histogram="penalty", table_histogram="tricks",
+                        shares=(("out", "rows"), ("ass", "rows")))
     return Measures(MATCH_SEAT, MATCH_TABLE, "total", seat_histogram="total", table_histogram="hands",
-                    scale={"win": WIN_SCALE})
+                    scale={"win": WIN_SCALE}, shares=(("win", "rows"),))
 
 
 def _simulate(seats: list, count: int, seed: int, rules: dict, model: dict, matches: bool, chunks: int, progress):
@@ -71,12 +73,6 @@ def _checker():
     return check_record
 
 
-def _strength(*args, **kwargs):
-    from simkit.whos_the_ass.strength import strength_table
-
-    return strength_table(*args, **kwargs)
-
-
 GAME = Game(
     name=GAME, title="Who's the Ass?", deal="hand", players=(MIN_PLAYERS, MAX_PLAYERS), check_players=check_players,
     rules=DEFAULT_RULES, check_rules=check_rules, match_modes=("single", "hands", "threshold"),
@@ -88,5 +84,5 @@ GAME = Game(
     simulate=_simulate, traces=_traces, picks=lambda record, i, number, match: (
         match is None and number in (None, record["hand"])),
     show=_show, checker=_checker,
-    bench="simkit.whos_the_ass.bench", bench_players="3,4,6,8,12", reference_deals=300, strength=_strength,
+    bench="simkit.whos_the_ass.bench", bench_players="3,4,6,8,12", reference_deals=300, strength=RATING,
 )
