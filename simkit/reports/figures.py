@@ -151,7 +151,7 @@ def pairwise_heatmap(pairs: pd.DataFrame):
 
 
 def shares(rates: pd.DataFrame, column: str, low: str, high: str, xlabel: str):
-    """A share per strategy (match wins, donkeys) with its Wilson interval."""
+    """A share per strategy (match wins, donkeys) with its 95% interval over deals."""
     fig, ax = plt.subplots(figsize=(8, 0.3 * len(rates) + 1.5))
     labels = [f"{r.strategy}  ({r.players}p, cell {r.cell})" for r in rates.itertuples()]
     y = np.arange(len(rates))
@@ -166,7 +166,7 @@ def shares(rates: pd.DataFrame, column: str, low: str, high: str, xlabel: str):
 
 def loss_causes(causes: pd.DataFrame):
     """Ezelen: each strategy's share of rounds lost as the last to copy and through tempo faults,
-    with 95% Wilson intervals."""
+    with 95% intervals over deals."""
     fig, ax = plt.subplots(figsize=(8, 0.4 * len(causes) + 1.5))
     y = np.arange(len(causes))
     labels = [f"{r.strategy}  ({r.players}p, cell {r.cell})" for r in causes.itertuples()]
@@ -176,7 +176,7 @@ def loss_causes(causes: pd.DataFrame):
                     fmt="o", capsize=3, label=f"lost as {'the last to copy' if cause == 'last' else 'tempo fault'}")
     ax.set_yticks(y, labels)
     ax.invert_yaxis()
-    ax.set_xlabel("share of rounds lost (95% Wilson interval)")
+    ax.set_xlabel("share of rounds lost (95% interval over deals)")
     ax.grid(axis="x", alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()

@@ -39,10 +39,10 @@ def summary(results, baseline: str = "lowest") -> dict[str, pd.DataFrame]:
     if value == "penalty":
         out["Went out / held the ass at the end"] = tables.shares(stats)
     elif value == "total":
-        out["Match wins"] = tables.win_rates(stats)
+        out["Match wins"] = _mixed(tables.win_rates(stats))
     else:
         if "donkey" in stats.layout.seat_measures:
-            out["Became the donkey (E-Z-E-L)"] = tables.donkey_rates(stats)
+            out["Became the donkey (E-Z-E-L)"] = _mixed(tables.donkey_rates(stats))
         out["Rounds lost by cause"] = tables.loss_causes(stats)
         out["How rounds end"] = tables.round_outcomes(stats)
         out["Turn of the first signal"] = tables.first_signal(stats)
@@ -56,6 +56,14 @@ def summary(results, baseline: str = "lowest") -> dict[str, pd.DataFrame]:
         out["Parameter sweep"] = tables.sweep_curves(stats, baseline)
     out["Seat position effect"] = tables.seat_effect(stats)
     return out
+
+
+def _mixed(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows of tables with several strategies: at a table of one, each seat's share of the
+    match wins or donkeys is one in the number of players by construction."""
+    if not len(frame):
+        return frame
+    return frame[frame.groupby("cell")["strategy"].transform("nunique") > 1].reset_index(drop=True)
 
 
 def figures_for(results, stats_tables: dict[str, pd.DataFrame] | None = None,
@@ -72,10 +80,10 @@ def figures_for(results, stats_tables: dict[str, pd.DataFrame] | None = None,
     out["comparison.png"] = figures.strategy_comparison(means, value)
     if "Match wins" in found:
         out["match-wins.png"] = figures.shares(found["Match wins"], "win", "low", "high",
-                                               "share of matches won (ties shared; 95% Wilson interval)")
+                                               "share of matches won (ties shared; 95% interval over deals)")
     if "Became the donkey (E-Z-E-L)" in found:
-        out["donkey.png"] = figures.shares(found["Became the donkey (E-Z-E-L)"], "donkey", "donkey_low",
-                                           "donkey_high", "share of matches ending as the donkey (95% Wilson interval)")
+        out["donkey.png"] = figures.shares(found["Became the donkey (E-Z-E-L)"], "donkey", "donkey_low", "donkey_high",
+                                           "share of matches ending as the donkey (95% interval over deals)")
     if "Rounds lost by cause" in found:
         out["loss-causes.png"] = figures.loss_causes(found["Rounds lost by cause"])
     if "Parameter sweep" in found and len(found["Parameter sweep"]):
@@ -201,9 +209,28 @@ def _fmt(frame: pd.DataFrame, percent: bool = False) -> pd.DataFrame:
             out[col] = [f"{n:,}" if n == n else "0" for n in out[col]]
         elif col == "decisive":
             out[col] = out[col].map({True: "yes", False: "no"})
+    if percent:  # the means carry their %, the differences are in percentage points
+        out = out.rename(columns={"difference": "difference, pp", "estimate": "estimate, pp"}
+                         if "measure" not in frame.columns or frame["measure"].iloc[0].startswith("difference")
+                         else {"difference": "difference, pp"})
     if "n" in out.columns:  # n last, beside the numbers it belongs to
         out = out[[c for c in out.columns if c != "n"] + ["n"]]
     return out
+
+
+SAID_ONCE = ("baseline", "parameter", "measure")  # columns that, the same in every row, the title says instead
+
+
+def _without(frame: pd.DataFrame, constant: list[str]) -> pd.DataFrame:
+    """A table without the run's constant columns, nor those of SAID_ONCE the same in every row."""
+    same = [c for c in SAID_ONCE if c in frame.columns and frame[c].nunique() == 1]
+    return frame.drop(columns=[c for c in constant if c in frame.columns] + same)
+
+
+def _titled(title: str, frame: pd.DataFrame) -> str:
+    """A sweep's title names what its one parameter and measure are, once."""
+    said = [str(frame[c].iloc[0]) for c in ("measure", "parameter") if c in frame.columns and frame[c].nunique() == 1]
+    return f"{title}: {' along '.join(said)}" if title == "Parameter sweep" and said else title
 
 
 def _constant_columns(stats: Statistics) -> list[str]:
@@ -267,9 +294,8 @@ def make_report(folder: str, baseline: str | None = None) -> Path:
     constant = _constant_columns(stats)
     main = {title_of(found), "Seat position effect", "Parameter sweep"}  # tables of the main measure
     percent = {title: tables.is_share(stats) and (title in main or title.startswith("Paired")) for title in found}
-    sections = [(title, tables.markdown(_fmt(frame.drop(columns=[c for c in constant if c in frame.columns]),
-                                             percent[title]))
-                 if len(frame) else empty) for title, frame in found.items()]
+    sections = [(_titled(title, frame), tables.markdown(_fmt(_without(frame, constant), percent[title])))
+                if len(frame) else (title, empty) for title, frame in found.items()]
     intro = _header(stats, meta)
     short = findings(found, baseline)
     sections.insert(0, ("In short", "\n".join(f"- {line}" for line in short)))
@@ -319,6 +345,7 @@ def _beside(found: dict, sections: list[tuple[str, str]], images: dict) -> dict[
     for n in images:
         where = BESIDE.get(n, "Figures")
         where = title_of(found) if where == MEANS else where
+        where = next((t for t in titles if t.startswith(f"{where}: ")), where)  # a title that says more
         if where and where not in titles:
             sections.append((where, ""))
             titles.add(where)
