@@ -96,8 +96,11 @@ def simulate(game, players, seed, strategies, rule_pairs, model_pairs, strategy_
     run = options.play(game, players, hands, seed, strategies, rule_pairs, model_pairs, strategy_files, flags)
     if matches and not run.game.matches:
         raise SimkitError(f"--matches plays whole matches in simulate; {run.game.title} has none")
+    options.check_deals_in_memory(run.count, len(run.seats), "--hands", "matches" if matches else run.game.unit())
+    if chunks is not None and check_count(chunks, "--chunks") > run.count:
+        raise SimkitError(f"--chunks must be 1..{run.count:,} (at most one per {run.game.deal} played), got {chunks:,}")
     nthreads = _set_threads(threads)
-    chunks = max(1, chunks or min(100, max(1, run.count // 100_000)))
+    chunks = chunks or min(100, max(1, run.count // 100_000))
     with _progress(run.count, "match" if matches else run.game.deal) as bar:
         summary = run.game.simulate(run.seats, run.count, run.seed, run.rules, run.model, matches, chunks,
                                     bar.update)
@@ -117,7 +120,10 @@ def trace(game, players, seed, strategies, rule_pairs, model_pairs, strategy_fil
     """Write hands (Ezelen: rounds) move by move as JSON Lines (docs/traces.md)."""
     from simkit.traces import write_game_traces
 
+    if not output.strip():
+        raise SimkitError(f"-o needs a file name, got {output!r}")
     run = options.play(game, players, hands, seed, strategies, rule_pairs, model_pairs, strategy_files, flags)
+    options.check_trace_disk(run.count, output, run.game.unit())
     count, last = write_game_traces(output, run.game.name, run.seats, run.count, run.seed, run.rules, run.model)
     click.echo(f"wrote {count:,} {run.game.unit()}{run.game.traced(count, last)} to {output}")
 
@@ -132,6 +138,12 @@ def show(file, hand, match, round_no):
     """Print one traced hand trick by trick (A = the ass, J = joker), or an Ezelen round turn by turn."""
     from simkit.traces import find_record, show_record
 
+    if round_no is not None and match is None:
+        raise SimkitError("--round needs --match")
+    for value, option in ((hand, "--hand"), (match, "--match"), (round_no, "--round")):
+        if value is not None:
+            check_count(value, option, least=0)
+    options.trace_file(file)
     click.echo(show_record(find_record(file, hand, match, round_no)))
 
 
@@ -142,11 +154,13 @@ def check(file):
     move: one line per record with a problem."""
     from simkit.traces import check_file
 
-    counts, problems = check_file(file)
+    counts, problems = check_file(options.trace_file(file))
     for problem in problems:
         click.echo(f"simkit: error: {problem}", err=True)
     if problems:
         sys.exit(EXIT_BAD_INPUT)
+    if not sum(counts.values()):
+        raise SimkitError(f"{file} holds no records")
     held = " and ".join(f"{counts[g]:,} {games.get(g).unit()}" for g in games.names() if counts[g])
     click.echo(f"{file}: {held or '0 records'} follow the rules and the trace format")
 
@@ -183,6 +197,7 @@ def strength(game, players, hands, seed, strategies, rule_pairs, strategy_files,
     rules, seed, hands = options.rules(described, rule_pairs, flags), check_seed(seed), check_count(hands, "--hands")
     if hands < players:
         raise SimkitError(f"--hands must be at least the number of players ({players}), got {hands}")
+    options.check_deals_in_memory(hands, players, "--hands", described.unit())
     base = rating.baseline
     if strategies:
         candidates = [registry.canonical(game, s) for s in split(strategies)]  # all checked before any runs
@@ -222,7 +237,7 @@ def strength(game, players, hands, seed, strategies, rule_pairs, strategy_files,
 @strategy_file_opt
 def run(spec_file, out, hands, resume, workers, scheduler, threads, rows, strategy_files):
     """Run an experiment spec (TOML): stats.parquet, spec.toml, meta.json and the report in --out."""
-    from simkit.experiments.runner import copy_spec, plan, replays, run_spec
+    from simkit.experiments.runner import chunk_size, copy_spec, hold, replays, run_spec
     from simkit.experiments.spec import load_spec
     from simkit.reports import tables
     from simkit.reports.answer import answer
@@ -234,11 +249,20 @@ def run(spec_file, out, hands, resume, workers, scheduler, threads, rows, strate
         check_count(hands, "--hands")
     if workers is not None and scheduler is not None:
         raise SimkitError("give --workers (a local Dask cluster) or --scheduler (an existing one), not both")
+    if workers is not None:
+        check_count(workers, "--workers")
+    if scheduler is not None:
+        options.check_scheduler(scheduler)
     _set_threads(threads)
     out = out or os.path.join("runs", spec.name)
-    total = sum(task.hi - task.lo for task in plan(spec, hands)) * replays(spec)
     unit = games.get(spec.game).unit(spec.match["mode"])
-    with _progress(total, unit[:-1]) as bar:
+    count = hands or spec.hands
+    options.check_run_size(count, chunk_size(spec), "--hands" if hands else f"{spec_file}: key 'hands'", unit)
+    if rows:  # the rows are read back whole at the end
+        per_deal = sum(c.rotations(spec.seating) * c.players for c in spec.cells())
+        options.check_memory(count * per_deal, "--rows:", "rows", options.BYTES_PER_ROW)
+    total = count * replays(spec)  # every deal of the plan, in every cell and rotation
+    with hold(out), _progress(total, unit[:-1]) as bar:  # the folder is this run's until its report is written
         def resumed(done: int, chunks: int, played: int) -> None:
             if done:
                 click.echo(f"resuming {out}: {done} of {chunks} chunks already done", err=True)
@@ -252,8 +276,8 @@ def run(spec_file, out, hands, resume, workers, scheduler, threads, rows, strate
         except KeyboardInterrupt:
             bar.close()
             _interrupted(spec, spec_file, out, hands)
-    copy_spec(spec_file, out)
-    report = make_report(out, str(spec.baseline))
+        copy_spec(spec_file, out)
+        report = make_report(out, str(spec.baseline))
     means = tables.strategy_means(results.stats)
     shown = pd.DataFrame({"cell": means["cell"], "players": means["players"], "strategy": means["strategy"],
                           tables.measure_title(results.stats):
@@ -339,6 +363,11 @@ def bench(names, hands, reference_hands, player_list, strategy_hands, runner_spe
     measured = [games.get(name) for name in names]
     counts = {g.name: options.player_counts("--players", player_list or g.bench_players, g) for g in measured}
     check_count(hands, "--hands")
+    most = max((n for c in counts.values() for n in c), default=1)
+    options.check_deals_in_memory(hands, most, "--hands", "deals")
+    if strategy_hands:
+        options.check_deals_in_memory(check_count(strategy_hands, "--strategy-hands", least=0), most,
+                                      "--strategy-hands", "deals")
     for value, option in ((reference_hands, "--reference-hands"), (strategy_hands, "--strategy-hands"),
                           (runner_hands, "--runner-hands")):
         if value is not None:
@@ -398,6 +427,19 @@ def main() -> None:
     except click.exceptions.Abort:
         click.echo("simkit: aborted", err=True)
         sys.exit(130)
+    except MemoryError as e:  # an allocation beyond the checks' estimates (simkit.options.check_memory)
+        click.echo(f"simkit: error: out of memory{f' ({e})' if str(e) else ''}; play fewer", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    except OSError as e:  # a full disk, a file gone or unreadable: the system's word for it (never a traceback)
+        click.echo(f"simkit: error: {_os_error(e)}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+
+
+def _os_error(e: OSError) -> str:
+    """An OSError as one line: the system's reason and the file it was about."""
+    why = e.strerror or str(e) or type(e).__name__
+    files = [os.fspath(f) for f in (e.filename, e.filename2) if f is not None]
+    return f"{why}: {' -> '.join(map(str, files))}" if files else why
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ player count and every strategy without recompiling)."""
 import inspect
 import re
 import sys
+import time
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,11 +15,11 @@ import numba as nb
 import numpy as np
 from numba.core.errors import NumbaError, NumbaExperimentalFeatureWarning
 
-from simkit import registry
+from simkit import interrupt, registry
 from simkit.errors import SimkitError
 
 warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
-MAX_PARAMS = 16
+MAX_PARAMS = registry.MAX_SLOTS  # parameters per seat: the engine's params[seat, :]
 
 
 @dataclass(frozen=True)
@@ -45,20 +46,40 @@ def compile_decision(fn, signature):
     """
     module = sys.modules.get(getattr(fn, "__module__", None) or "")
     cache = getattr(module, "__file__", None) is not None
+    start = time.perf_counter()
+    _compiling.append(start)
     try:
-        return nb.njit(signature, cache=cache, _nrt=False)(fn)
-    except NumbaError:
-        return nb.njit(signature, cache=cache)(fn)
+        try:
+            return nb.njit(signature, cache=cache, _nrt=False)(fn)
+        except NumbaError:
+            return nb.njit(signature, cache=cache)(fn)
+    finally:
+        _compiling.remove(start)
+        _compiled[0] += time.perf_counter() - start
+
+
+_compiling: list[float] = []  # when each compile in progress started
+_compiled = [0.0]  # seconds spent in finished compiles
+
+
+def compile_seconds() -> float:
+    """Seconds this process has spent compiling decision functions (`compile_decision`), those in
+    progress included: a strategy file's import time limit leaves them out (simkit.plugins)."""
+    now = time.perf_counter()
+    return _compiled[0] + sum(now - t for t in list(_compiling))
 
 
 def register(game: str, name: str, description: str, params: tuple, fn, signature, arguments: tuple[str, ...],
              model: tuple[tuple[str, float], ...] = ()) -> object:
     """Check, compile and register `fn` as strategy `name` of `game`; returns the compiled function.
     A wrong number of arguments or parameters, or a function numba cannot compile, is one error
-    naming its file and function."""
+    naming its file and function, as is a parameter slot outside 0..MAX_PARAMS-1 or shared, or a
+    name already registered for the game."""
     origin = origin_of(fn)
-    if len(params) > MAX_PARAMS or any(p.slot is not None and not 0 <= p.slot < MAX_PARAMS for p in params):
+    if len(params) > MAX_PARAMS:
         raise SimkitError(f"{origin}: a strategy has at most {MAX_PARAMS} parameters")
+    registry.check_slots(tuple(params), origin)
+    registry.check_name(game, name, origin)  # before compiling: the compiled function would be new
     found = list(inspect.signature(fn).parameters)
     if len(found) != len(arguments):
         raise SimkitError(f"{origin}: a strategy takes ({', '.join(arguments)}), "
@@ -117,6 +138,33 @@ def rotation_arrays(rotations: list[list[Seat]], max_players: int) -> tuple[tupl
             order[r, s] = next(i for i, fn in enumerate(fns) if fn is seat.decide)
         params[r] = lineup_arrays(seats, max_players)[1]
     return fns, order, params
+
+
+def engine(seats: list[Seat], driver, *args):
+    """Call a compiled driver playing `seats`: Ctrl-C stops the wait at once (simkit.interrupt),
+    and an exception raised in compiled code while a strategy file's strategy sits at the table
+    (numba raises ZeroDivisionError for an integer division by zero, IndexError for an index out
+    of range when bounds are checked, or whatever the strategy raises itself) is one error naming
+    the lineup and the functions from strategy files to check. Which seat raised is not known: a
+    compiled exception carries no traceback. With built-in strategies only, it is raised as it is
+    (a fault of simkit's)."""
+    try:
+        return interrupt.call(driver, *args)
+    except (SimkitError, NumbaError, MemoryError):
+        raise
+    except Exception as e:
+        origins = list(dict.fromkeys(s.origin for s in seats if s.origin))
+        if not origins:
+            raise
+        if isinstance(e, SystemError) and isinstance(e.__cause__, Exception):
+            # numba raising a strategy's exception through the driver can wrap it: "<function
+            # _numba_unpickle ...> returned a result with an exception set", the strategy's the cause
+            e = e.__cause__
+        detail = str(e).splitlines()[0] if str(e).strip() else ""
+        raised = type(e).__name__ + (f" ({detail})" if detail else "")
+        lineup = ", ".join(s.label for s in seats)
+        raise SimkitError(f"a strategy raised {raised} during play (lineup: {lineup}); "
+                          f"check {', '.join(origins)}") from None
 
 
 def seats_for(game: str, specs: list[str], players: int) -> list[Seat]:

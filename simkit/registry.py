@@ -46,18 +46,69 @@ class StrategyInfo:
 
 _REGISTRY: dict[tuple[str, str], StrategyInfo] = {}
 
+MAX_SLOTS = 16  # the engine's parameter vector per seat (simkit.decisions.MAX_PARAMS)
+
 
 def add(info: StrategyInfo) -> None:
+    """Register a strategy. A name is registered once per game: a second strategy of that name
+    is an error naming both, whichever loads first (`load_all` registers every built-in and
+    installed strategy before a strategy file is loaded, so a file cannot replace one)."""
     key = (info.game, info.name)
-    if key in _REGISTRY and _REGISTRY[key].decide is not info.decide:
-        raise SimkitError(f"strategy {info.name!r} is registered twice for {info.game}")
+    check_slots(info.params, info.origin or f"strategy {info.name!r}", len(info.base) or None)
+    old = _REGISTRY.get(key)
+    if old is not None and old.decide is not info.decide:  # the same function again (a re-import) is no second
+        check_name(info.game, info.name, info.origin)
     _REGISTRY[key] = info
+
+
+def check_name(game: str, name: str, where: str = "") -> None:
+    """A name not yet registered for `game`; else one error naming both, e.g. "my.py: lowest: a
+    Who's the Ass? strategy named 'lowest' is registered twice (the first is built in)"."""
+    old = _REGISTRY.get((game, name))
+    if old is not None:
+        from simkit import games
+
+        title = games.get(game).title
+        article = "an" if title[0].lower() in "aeiou" else "a"
+        first = f"from {old.origin}" if old.origin else "built in"
+        raise SimkitError(f"{where + ': ' if where else ''}{article} {title} strategy named {name!r} is "
+                          f"registered twice (the first is {first})")
+
+
+def check_slots(params: tuple, where: str, size: int | None = None) -> None:
+    """Each parameter's place in the parameter vector (its `slot`, or its place in the list) is a
+    whole number 0..MAX_SLOTS-1, below `size` where the vector is given (a preset's), and no two
+    parameters share one; else one error naming `where` (file: function, for a user's)."""
+    taken: dict[int, str] = {}
+    for i, p in enumerate(params):
+        if not isinstance(p, Param):
+            raise SimkitError(f"{where}: params must be Param(...) entries, got {p!r}")
+        slot = i if p.slot is None else p.slot
+        if isinstance(slot, bool) or not isinstance(slot, int):
+            raise SimkitError(f"{where}: parameter {p.name!r}: slot must be a whole number, got {slot!r}")
+        limit = MAX_SLOTS if size is None else min(size, MAX_SLOTS)
+        if not 0 <= slot < limit:
+            raise SimkitError(f"{where}: parameter {p.name!r}: slot {slot} is outside 0..{limit - 1}"
+                              f" (params[0]..params[{limit - 1}])")
+        if slot in taken:
+            raise SimkitError(f"{where}: parameters {taken[slot]!r} and {p.name!r} share slot {slot}")
+        taken[slot] = p.name
 
 
 def available(game: str) -> list[StrategyInfo]:
     """Every strategy known for `game`, built-ins first loaded."""
     _load_builtins(game)
     return sorted((i for (g, _), i in _REGISTRY.items() if g == game), key=lambda i: i.name)
+
+
+def load_all() -> None:
+    """Every game's built-in strategies, then the installed packages' (entry points): done before
+    a strategy file is loaded (simkit.plugins), so a name the file registers again is an error
+    in every command, whichever strategies the command looks up first."""
+    from simkit import games
+
+    for game in games.names():
+        _load_builtins(game)
 
 
 def get(game: str, name: str) -> StrategyInfo:
@@ -129,7 +180,8 @@ def resolve_values(info: StrategyInfo, values: dict) -> tuple[StrategyInfo, tupl
             raise SimkitError(f"strategy {name!r} has no parameter {key!r} (parameters: {names})")
         if isinstance(v, StrategySpec):
             raise SimkitError(f"strategy {name!r}: parameter {key!r} needs a number, got {str(v)!r}")
-    vector = list(info.base) or [0.0] * len(info.params)
+    slots = [i if p.slot is None else p.slot for i, p in enumerate(info.params)]
+    vector = list(info.base) or [0.0] * (max(slots) + 1 if slots else 0)
     for i, p in enumerate(info.params):
         v = values.get(p.name, p.default)
         if not (p.low <= v <= p.high):
@@ -138,8 +190,7 @@ def resolve_values(info: StrategyInfo, values: dict) -> tuple[StrategyInfo, tupl
             )
         if p.integer and v != int(v):
             raise SimkitError(f"strategy {name!r}: parameter {p.name} must be a whole number, got {v:g}")
-        slot = i if p.slot is None else p.slot
-        vector[slot] = v
+        vector[slots[i]] = v
     label = name
     if values:
         label += "(" + ", ".join(f"{p.name}={number(values[p.name])}" for p in info.params if p.name in values) + ")"

@@ -4,13 +4,12 @@ reference engine: what `simkit trace`, `show` and `check` (and the Python API) s
 
 import json
 import os
-import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from pathlib import Path
 
 from simkit import games
 from simkit.errors import SimkitError
+from simkit.files import atomic_path
 
 
 def to_line(record: dict) -> str:
@@ -26,38 +25,15 @@ def read_traces(path: str) -> Iterator[dict]:
 
 
 def write_traces(path: str, records: Iterable[dict]) -> tuple[int, dict | None]:
-    """Write records as JSON Lines to a temporary file beside `path`, renamed over it only when
-    all are written (never half a file; an earlier file stays whole until then); returns how many
-    and the last one. The file gets the usual permissions (the umask's), like any other."""
-    target = Path(path)
-    if target.is_dir():
-        raise SimkitError(f"cannot write {path}: it is a directory")
-    parent = target.parent if str(target.parent) else Path(".")
-    if not parent.is_dir():
-        raise SimkitError(f"cannot write {path}: folder {parent} does not exist")
-    try:
-        tmp = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=parent, prefix=f".{target.name}.",
-                                          suffix=".part", delete=False)
-    except OSError as e:
-        raise SimkitError(f"cannot write {path}: {e.strerror}") from None
+    """Write records as JSON Lines to `path` through `atomic_path` (never half a file; an earlier
+    file stays whole until all are written; a device, link or folder at `path` is refused before
+    any record is made); returns how many and the last one."""
     count, last = 0, None
-    try:
-        with tmp:
-            for last in records:
-                tmp.write(to_line(last) + "\n")
-                count += 1
-        os.chmod(tmp.name, 0o666 & ~_umask())
-        os.replace(tmp.name, path)
-    finally:
-        if os.path.exists(tmp.name):
-            os.unlink(tmp.name)
+    with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8") as f:
+        for last in records:
+            f.write(to_line(last) + "\n")
+            count += 1
     return count, last
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def write_game_traces(path: str, game: str, seats: list, count: int, seed: int, rules: dict,
@@ -88,6 +64,8 @@ def find_record(path: str, hand: int | None = None, match: int | None = None,
     which = [f"{deal} {hand}"] if hand is not None else []
     if wanted is not None:
         which.append(f"match {wanted[0]}, round {wanted[1]}")
+    if not which:
+        raise SimkitError(f"{path} holds no records")
     raise SimkitError(f"{' with '.join(which)} is not in {path}")
 
 

@@ -28,7 +28,7 @@ def on_dask(play: Play, tasks: Sequence, *args, workers: int | None = None,
     if scheduler:
         try:
             client = Client(scheduler, timeout="10s")
-        except (OSError, TimeoutError) as e:
+        except (OSError, TimeoutError, ValueError) as e:
             raise SimkitError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
     else:
         # one engine thread per worker process: the workers are the parallelism

@@ -4,21 +4,29 @@ run resumes without recomputing), then the run's statistics: their sum. Per-hand
 (results.parquet) only on request.
 
 Every file is written beside its place and renamed in; chunks/ holds what a resume needs and is
-removed when the run completes.
+removed when the run completes. One process at a time runs in a folder (`hold`), and a fresh run
+needs a folder of its own: nothing a run did not make is replaced.
 """
 
+import errno
 import json
 import os
 import platform
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+
+try:
+    import fcntl
+except ImportError:  # not on Windows: runs there are not locked
+    fcntl = None
 
 import simkit
 from simkit import games
@@ -110,18 +118,26 @@ def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None 
     `chunk` (deals per chunk) never changes the results. A resumed run's chunks read back go to
     `progress` like the others, or, with `resumed`, are told to it once before any is played:
     (chunks done, chunks in all, hands done)."""
-    folder = Path(out)
-    chunks = folder / "chunks"
-    if folder.exists() and any(folder.iterdir()) and not resume:
-        raise SimkitError(f"{out} already holds a run; use --resume to finish it, or another --out")
     if workers is not None:
         check_count(workers, "--workers")
+    from simkit.options import check_run_size  # the plan of chunks is held whole: bounded
+
+    check_run_size(check_count(hands or spec.hands, "hands"), chunk or chunk_size(spec), "hands",
+                   games.get(spec.game).unit(spec.match["mode"]))
+    with hold(out):
+        _check_folder(Path(out), resume)
+        return _write_results(spec, out, hands, progress, workers, scheduler, strategy_files, chunk, keep_rows,
+                              resumed)
+
+
+def _write_results(spec: Spec, out: str, hands: int | None, progress: Callable[[int], None] | None,
+                   workers: int | None, scheduler: str | None, strategy_files: tuple[str, ...], chunk: int | None,
+                   keep_rows: bool, resumed: Callable[[int, int, int], None] | None) -> Path:
+    """`write_results` in a folder this process holds."""
+    folder = Path(out)
+    chunks = folder / "chunks"
     count = hands or spec.hands
     size = chunk or chunk_size(spec)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise SimkitError(f"cannot create {folder}: {e.strerror}") from None
     if _same_run(folder, spec, count, size, keep_rows):
         return folder / STATS  # complete already: nothing to play
     try:
@@ -150,12 +166,12 @@ def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None 
         for index, task in enumerate(tasks):
             path = chunks / f"{task.name}.npy"
             if path.exists():
-                part = st.read_chunk(path, lay)
+                part = _read_kept(path, path, out, lambda p: st.read_chunk(p, lay))
                 total = part if total is None else total + part
                 if writer is not None:
                     olds = _replays_of(replay_of, task)
-                    writer.add(index, olds, [read_chunk(chunks / f"{old.name}.arrow") for old in olds],
-                               [None] * len(olds))
+                    writer.add(index, olds, [_read_kept(chunks / f"{old.name}.arrow", path, out, read_chunk)
+                                             for old in olds], [None] * len(olds))
                 if progress and not resumed:
                     progress((task.hi - task.lo) * per_deal)
             else:
@@ -214,9 +230,117 @@ def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None 
     return folder / STATS
 
 
+PID = "run.pid"  # in a run's folder while a process runs it: which one (the lock is on the folder itself)
+_held: dict[str, int] = {}  # folders this process holds, and how many times over
+
+
+@contextmanager
+def hold(out: str) -> Iterator[Path]:
+    """The run folder `out`, created if need be and locked for this process (flock on the folder,
+    non-blocking): two runs in one folder would write the same chunk and results files and mix two
+    runs' statistics, so a second one is refused at once, naming the process that runs it. The
+    lock goes when the process does, however it ends; the folder is locked rather than a file in
+    it so that a finished run holds only its results. Reentrant within a process."""
+    folder = _folder(out)
+    key = str(folder.resolve())
+    if key in _held:
+        _held[key] += 1
+        try:
+            yield folder
+        finally:
+            _held[key] -= 1
+        return
+    fd = _lock(folder, out)
+    _held[key] = 1
+    pid = folder / PID
+    try:
+        try:
+            pid.write_text(f"{os.getpid()}\n")
+        except OSError:
+            pass  # only a courtesy to the process refused; the lock is what counts
+        yield folder
+    finally:
+        del _held[key]
+        pid.unlink(missing_ok=True)
+        os.close(fd)
+
+
+def _folder(out: str) -> Path:
+    """`out` as a folder that exists (made if need be), or one error line."""
+    folder = Path(out)
+    if folder.exists() and not folder.is_dir():
+        raise SimkitError(f"--out {out} exists and is not a folder; choose another --out")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise SimkitError(f"cannot create {folder}: {e.strerror}") from None
+    return folder
+
+
+def _lock(folder: Path, out: str) -> int:
+    """An open descriptor of `folder` holding its exclusive lock. Where the file system cannot lock
+    (flock unsupported), the run goes on unlocked rather than not at all."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError as e:
+        raise SimkitError(f"cannot open {folder}: {e.strerror}") from None
+    if fcntl is None:
+        return fd
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as e:
+        if e.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+            return fd
+        os.close(fd)
+        try:
+            who = f"process {int((folder / PID).read_text().split()[0])}"
+        except (OSError, ValueError, IndexError):
+            who = "another process"
+        raise SimkitError(f"{out} is in use by {who} (another simkit run); wait for it to end, "
+                          "or choose another --out") from None
+    return fd
+
+
+def _check_folder(folder: Path, resume: bool) -> None:
+    """A fresh run needs a folder with nothing in it, and a resume one with a run in it, so that
+    neither replaces what is there; the error says what the folder holds and how to go on."""
+    if not [p for p in folder.iterdir() if p.name != PID]:
+        return
+    run = folder / "run.json"
+    if resume and not run.exists() and not (folder / STATS).exists():
+        raise SimkitError(f"{folder} holds no simkit run to resume (no run.json); choose another --out, a new or "
+                          "empty folder")
+    if resume:
+        return
+    try:
+        complete = run.is_file() and bool(json.loads(run.read_text()).get("complete"))
+    except (OSError, ValueError, AttributeError):
+        complete = False
+    if (complete or not run.exists()) and (folder / STATS).is_file():
+        raise SimkitError(f"{folder} already holds a run (a finished one); choose another --out")
+    if run.exists() or (folder / "chunks").exists():
+        raise SimkitError(f"{folder} holds an unfinished run: finish it with --resume, or choose another --out")
+    raise SimkitError(f"{folder} is not empty (it holds no simkit run); choose another --out, a new or empty "
+                      "folder")
+
+
 def _replays_of(replay_of: list[tuple[int, int]], chunk: Chunk) -> list[Task]:
     """A chunk's replays (a cell and rotation each), as the rows' tasks."""
     return [Task(ci, r, chunk.lo, chunk.hi) for ci, r in replay_of]
+
+
+def _read_kept(path: Path, chunk_file: Path, out: str, read: Callable[[Path], object]):
+    """A file of a kept chunk read back for a resume; one that cannot be read (cut short by a full
+    disk or a crash, copied in part) is one error line saying what to delete to go on: the chunk's
+    statistics file, which says the chunk is whole (without it the chunk is played again). Any
+    Exception counts: reading a chunk file only parses it, so whatever fails means it is damaged."""
+    try:
+        return read(path)
+    except Exception as e:
+        why = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        what = "it" if path == chunk_file else f"{chunk_file}"
+        raise SimkitError(f"{path} is damaged and cannot be read ({why}); delete {what} (or the whole folder {out}) "
+                          "and run again with --resume") from None
 
 
 def _same_run(folder: Path, spec: Spec, hands: int, chunk: int, keep_rows: bool) -> bool:
@@ -225,7 +349,13 @@ def _same_run(folder: Path, spec: Spec, hands: int, chunk: int, keep_rows: bool)
     what = {"spec": spec_toml(spec), "hands": hands, "chunk": chunk, "rows": keep_rows}
     path = folder / "run.json"
     if path.is_file():
-        before = json.loads(path.read_text())
+        try:
+            before = json.loads(path.read_text())
+            if not isinstance(before, dict):
+                raise ValueError("not a JSON object")
+        except (OSError, ValueError) as e:
+            raise SimkitError(f"{path} is damaged and cannot be read ({e}); delete the folder {folder} and run "
+                              "again") from None
         for key, label in (("spec", "spec"), ("hands", "--hands"), ("chunk", "chunk size"), ("rows", "--rows")):
             if before.get(key) != what[key]:
                 raise SimkitError(f"{folder} holds chunks of another run (its {label} differs); finish it with the "

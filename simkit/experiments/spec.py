@@ -99,15 +99,17 @@ def _with_params(game: str, spec: StrategySpec, point: dict[str, float]) -> Stra
 
 def load_spec(path: str) -> Spec:
     """Read and validate a spec file; any problem is one SimkitError naming the file and key."""
-    file = Path(path)
-    if not file.is_file():
-        raise SimkitError(f"spec file {path} does not exist")
+    from simkit.options import input_file
+
+    file = Path(input_file(path, "spec file"))
     try:
         data = tomllib.loads(file.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as e:
         raise SimkitError(f"{path}: not valid TOML: {e}") from None
     except UnicodeDecodeError:
         raise SimkitError(f"{path}: not a text file") from None
+    except OSError as e:
+        raise SimkitError(f"cannot read spec file {path}: {e.strerror}") from None
     try:
         return parse_spec_dict(data)
     except SimkitError as e:
@@ -200,7 +202,28 @@ def parse_spec_dict(data: dict) -> Spec:
     if len(spec.cells()) > MAX_CELLS:
         raise SimkitError(f"the spec has {len(spec.cells()):,} cells (player counts x sweep points x lineups); "
                           f"at most {MAX_CELLS:,}")
+    if "baseline" in data:
+        _check_baseline(spec)
     return spec
+
+
+def _check_baseline(spec: Spec) -> None:
+    """A baseline the spec names must sit at one of its tables (as it is played there, sweep values
+    included): the report's paired differences are to it. One the spec leaves to the game's
+    default may be absent (the report then has no paired differences)."""
+    seated = {str(s) for cell in spec.cells() for s in cell.lineup}
+    if str(spec.baseline) in seated:
+        return
+    if spec.pool:
+        where = f"the pool ({', '.join(map(str, spec.pool))})"
+    elif spec.lineups:
+        where = "any of the lineups (" + "; ".join(", ".join(map(str, one)) for one in spec.lineups) + ")"
+    else:
+        where = f"the lineup ({', '.join(map(str, spec.lineup))})"
+    swept = spec.baseline.name in {key.split(".", 1)[0] for key in spec.sweep}
+    more = "; it is swept, so it plays only with the sweep's values" if swept else ""
+    raise SimkitError(f"key 'baseline': {spec.baseline} is not in {where}{more}; the paired differences are "
+                      "to the baseline, so it must play")
 
 
 def _strategies(data: dict, key: str, game: str) -> list[StrategySpec]:

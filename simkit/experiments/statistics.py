@@ -328,16 +328,37 @@ def write(stats: Statistics, path: Path, extra: dict | None = None) -> None:
         pq.write_table(table, tmp, compression="zstd")
 
 
+# what reading a damaged or foreign file can raise: pyarrow's errors (ArrowInvalid is a ValueError, ArrowIOError an
+# OSError), a missing key or column, metadata that is absent (None) or of the wrong kind, bad JSON, a short column
+_DAMAGED = (OSError, KeyError, ValueError, TypeError, IndexError, AttributeError, EOFError, pa.ArrowException)
+
+
+def _why(e: BaseException) -> str:
+    text = str(e).strip()
+    return f"{type(e).__name__}: {text.splitlines()[0]}" if text else type(e).__name__
+
+
 def read(path: Path) -> Statistics:
-    """Statistics from a file `write` made."""
+    """Statistics from a file `write` made; any other file (empty, cut short, not simkit's) is one
+    SimkitError naming it."""
     try:
         table = pq.read_table(path)
-        meta = json.loads(table.schema.metadata[b"simkit"])
-    except (OSError, KeyError, ValueError, pa.ArrowInvalid) as e:
-        raise SimkitError(f"{path} is not a simkit statistics file ({e})") from None
+        meta = json.loads((table.schema.metadata or {})[b"simkit"])
+        if not isinstance(meta, dict):
+            raise TypeError("its simkit metadata is not a table")
+    except _DAMAGED as e:
+        raise SimkitError(f"{path} is not a simkit statistics file ({_why(e)})") from None
     if meta.get("format") != FORMAT:
         raise SimkitError(f"{path} was written by another version of simkit (statistics format "
                           f"{meta.get('format')}, this one reads {FORMAT}): run the experiment again")
+    try:
+        return _decode(table, meta)
+    except _DAMAGED as e:
+        raise SimkitError(f"{path} is a damaged simkit statistics file ({_why(e)}): run the experiment again") \
+            from None
+
+
+def _decode(table: pa.Table, meta: dict) -> Statistics:
     m = meta["measures"]
     measures = games.Measures(tuple(m["seat"]), tuple(m["game_table"]), m["main"], m["per"], m["seat_histogram"],
                               m["table_histogram"], m["scale"], m["many_rows"],
@@ -389,12 +410,25 @@ def write_chunk(stats: Statistics, path: Path) -> None:
 
 
 def read_chunk(path: Path, lay: Layout) -> Statistics:
+    """A chunk's statistics as `write_chunk` wrote them; a file that is not one whole (cut short,
+    another run's layout) is one SimkitError naming it."""
+    try:
+        return _read_chunk(path, lay)
+    except _DAMAGED as e:
+        raise SimkitError(f"{Path(path).name}: not a whole chunk statistics file ({_why(e)})") from None
+
+
+def _read_chunk(path: Path, lay: Layout) -> Statistics:
     flat = np.load(path)
+    if flat.ndim != 1 or flat.dtype != np.int64:
+        raise ValueError(f"an array of {flat.dtype} {flat.shape}, not a flat int64 one")
     at = 0
 
     def take(*shape: int) -> np.ndarray:
         nonlocal at
         size = int(np.prod(shape))
+        if size < 0 or at + size > len(flat):
+            raise ValueError(f"it ends after {len(flat):,} numbers, short of its layout's")
         at += size
         return flat[at - size:at].reshape(shape)
 
@@ -410,9 +444,14 @@ def read_chunk(path: Path, lay: Layout) -> Statistics:
             g, width = take(2)
             hist[int(g)] = take(int(width))
         hists.append(hist)
+    if at != len(flat):
+        raise ValueError(f"it holds {len(flat) - at:,} numbers more than its layout's")
     return Statistics(lay, *moments, *hists)
 
 
 def metadata(path: Path) -> dict:
     """The extra entries `write` stored (the run's description)."""
-    return json.loads(pq.read_schema(path).metadata[b"simkit"])
+    try:
+        return json.loads((pq.read_schema(path).metadata or {})[b"simkit"])
+    except (OSError, KeyError, ValueError, pa.ArrowInvalid) as e:
+        raise SimkitError(f"{path} is not a simkit statistics file ({e})") from None

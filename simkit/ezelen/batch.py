@@ -12,6 +12,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from simkit.blocks import blocks_for, spans
+from simkit.decisions import engine
 from simkit.errors import IllegalMove, SimkitError, check_count
 from simkit.ezelen.driver import NO_ERROR, play_logged, play_matches, play_rounds
 from simkit.ezelen.engine import ERR_WIDTH, LOSER, OUTCOME_SIZE, STATE_WIDTH
@@ -134,8 +135,8 @@ def play_rotations(seatings: list[list[Seat]], rounds: int, seed: int, rules: di
     tally = Tally.off() if tally is None else tally
     for lo, hi in spans(rounds, chunks, progress):
         part = out if (lo, hi) == (0, rounds) else _round_results((len(seatings), hi - lo))
-        errs = play_rounds(*run.args, np.uint64(run.seed), first + lo, part.loser, part.reason, part.turns,
-                           part.first_signal, blocks_for(hi - lo), slots(tally, lo, hi))
+        errs = engine(seatings[0], play_rounds, *run.args, np.uint64(run.seed), first + lo, part.loser, part.reason,
+                      part.turns, part.first_signal, blocks_for(hi - lo), slots(tally, lo, hi))
         _check_errors(seatings, errs)
         if part is not out:
             for f in fields(RoundResults):
@@ -197,9 +198,9 @@ def _matches(seatings, count, seed, rules, models, first, max_rounds, record, ta
         shape = (rotations, count)
         out = MatchResults(np.zeros(shape, np.int8), np.zeros(shape, np.int64), np.zeros(shape + (n,), np.int8),
                            np.zeros(shape + (len(REASONS),), np.int64))
-        errs = play_matches(*run.args, max_rounds, np.uint64(run.seed), first, out.donkey,
-                            out.rounds, out.letters, out.reasons, offsets, per_round.loser, per_round.reason,
-                            per_round.turns, per_round.first_signal, blocks, tally)
+        errs = engine(seatings[0], play_matches, *run.args, max_rounds, np.uint64(run.seed), first, out.donkey,
+                      out.rounds, out.letters, out.reasons, offsets, per_round.loser, per_round.reason,
+                      per_round.turns, per_round.first_signal, blocks, tally)
         _check_errors(seatings, errs)
         return out
 
@@ -236,8 +237,8 @@ def _logged(run: _Setup, keys: list[int], match: int, round0: int, letters: list
     err = np.zeros(1 + ERR_WIDTH, np.int64)
     held = np.zeros(MAX_PLAYERS, np.int64)
     held[: len(letters)] = letters
-    played = play_logged(*_engine_args(run), np.array(keys, np.uint64), deal_given, in_match, round0, held, dealt,
-                         logs, states, copies, outcomes, err)
+    played = engine(run.seats, play_logged, *_engine_args(run), np.array(keys, np.uint64), deal_given, in_match,
+                    round0, held, dealt, logs, states, copies, outcomes, err)
     if played < 0:
         i = int(err[0])
         where = (match, round0 + i) if in_match else (match + i, round0)

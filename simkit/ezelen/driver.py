@@ -230,7 +230,7 @@ def play_matches(strats, order, params, model, n, beat, max_turns, max_rounds, s
     return errs
 
 
-@nb.njit(_LOGGED_SIG, cache=True)
+@nb.njit(_LOGGED_SIG, nogil=True, cache=True)
 def play_logged(strats, params, model, n, beat, max_turns, keys, deal_given, in_match, round0, letters, dealt, logs,
                 states, copies, outcomes, err):
     """Rounds i = 0.. from keys[i], each with its passes logged, for traces. Single rounds

@@ -59,7 +59,11 @@ def _outcome(record: dict) -> str:
 
 
 def show_round(record: dict) -> str:
-    """One round for a person: values are 0..n-1, passes listed seat 0 first, each to the left."""
+    """One round for a person: values are 0..n-1, passes listed seat 0 first, each to the left. A
+    record that is not a whole one (simkit.ezelen.check's format check) is a ValueError saying why."""
+    from simkit.ezelen.check import _check_format
+
+    _check_format(record)
     n, names, beat = record["players"], record["strategies"], record["rules"]["beat"]
     turns, after, loser = record["turns"], record["letters"], record["loser"]
     before = [a - (s == loser) for s, a in enumerate(after)]

@@ -5,6 +5,7 @@ on the number of hands: everything is read off the run's statistics (stats.parqu
 
 import base64
 import html
+import io
 import json
 import re
 from pathlib import Path
@@ -278,16 +279,15 @@ def make_report(folder: str, baseline: str | None = None) -> Path:
     if not path.is_file():
         raise SimkitError(f"{folder} holds no stats.parquet (run `simkit run` first)")
     stats = st.read(path)
-    meta = json.loads((out / "meta.json").read_text()) if (out / "meta.json").is_file() else {}
+    try:
+        meta = json.loads((out / "meta.json").read_text()) if (out / "meta.json").is_file() else {}
+        meta = dict(meta)
+    except (OSError, ValueError, TypeError) as e:
+        raise SimkitError(f"{out / 'meta.json'} is damaged and cannot be read ({e}); run `simkit run` again") from None
     meta = {**st.metadata(path).get("run", {}), **meta}
-    baseline = baseline or meta.get("baseline", "lowest")
+    baseline = _baseline(stats, meta, baseline)
     found = summary(stats, baseline)
-    images = {}
-    for name, fig in figures_for(stats, found, baseline).items():
-        with atomic_path(out / name) as tmp:
-            fig.savefig(tmp, dpi=110, format="png")
-        plt.close(fig)
-        images[name] = (out / name).read_bytes()
+    images = _images(figures_for(stats, found, baseline))
     name = str(meta.get("experiment", out.name))
     empty = (f"(none: {baseline} is not in the lineup)" if meta.get("seating", "rotate") == "rotate" else
              "(none: pairs on the same deal and seat need seating = \"rotate\")")
@@ -311,7 +311,7 @@ def make_report(folder: str, baseline: str | None = None) -> Path:
         md += [f"## {title}", ""] + ([body, ""] if body else [])
         for n in beside.get(title, []):
             md += [f"![{n}]({n})", "", f"*{caption_of[n]}*", ""]
-    _atomic_write(out / "report.md", "\n".join(md).encode())
+    markdown = "\n".join(md).encode()
     body = [f"<h1>{html.escape(name)}</h1>", f"<p>{html.escape(intro)}</p>",
             f"<p class='answer'><strong>{html.escape(sentence)}</strong></p>"]
     body += [_figure(n, images[n], caption_of[n]) for n in beside.get("", [])]
@@ -326,8 +326,51 @@ def make_report(folder: str, baseline: str | None = None) -> Path:
     page = ("<!doctype html><html lang='en'><head><meta charset='utf-8'>"
             "<meta name='viewport' content='width=device-width, initial-scale=1'><title>" + html.escape(name) +
             "</title><style>" + _STYLE + "</style></head><body>" + "\n".join(body) + "</body></html>")
-    _atomic_write(out / "report.html", page.encode())
+    _write_all(out, {**images, "report.md": markdown, "report.html": page.encode()})
     return out / "report.html"
+
+
+def _baseline(stats: Statistics, meta: dict, given: str | None) -> str:
+    """The baseline of the paired differences: the run's own (its spec's, which may sit in no cell:
+    the report says so), or one given, which must be a strategy of the run: an unknown one would
+    replace the report by one without its comparisons. Checked before anything is written."""
+    own = meta.get("baseline", "lowest")
+    if not given or given == own:
+        return own
+    names = list(dict.fromkeys(key[3] for key in stats.layout.groups if key[0] == "strategy"))
+    if given in names:
+        return given
+    try:
+        from simkit import registry
+
+        label = str(registry.canonical(meta.get("game", games.DEFAULT), given))
+    except (SimkitError, ValueError, KeyError):
+        label = None
+    if label in names or label == own:
+        return label
+    raise SimkitError(f"--baseline {given} is not a strategy of this run (its strategies: {', '.join(names)})")
+
+
+def _images(found: dict[str, plt.Figure]) -> dict[str, bytes]:
+    """The figures as PNG bytes (and closed): written with the report's text, not before it."""
+    images = {}
+    try:
+        for name, fig in found.items():
+            buffer = io.BytesIO()
+            fig.savefig(buffer, dpi=110, format="png")
+            images[name] = buffer.getvalue()
+    finally:
+        for fig in found.values():
+            plt.close(fig)
+    return images
+
+
+def _write_all(out: Path, files: dict[str, bytes]) -> None:
+    """Write the report's files, each through atomic_path, only once all of them are made: an error
+    while making the report leaves the earlier report whole (report.html last, so that the HTML's
+    figures are already the new ones when it is)."""
+    for name, data in files.items():
+        _atomic_write(out / name, data)
 
 
 # each figure beside the table it draws ("": at the top, with the answer; MEANS: the main table)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simkit.blocks import blocks_for, spans
+from simkit.decisions import engine
 from simkit.errors import IllegalMove, SimkitError, check_count
 from simkit.rng import check_seed
 from simkit.tally import Tally, slots
@@ -81,8 +82,8 @@ def play_rotations(rotations: list[list[Seat]], hands: int, seed: int, rules: di
     for lo, hi in spans(hands, chunks, progress):
         part = out if (lo, hi) == (0, hands) else HandResults(*(np.zeros((count, hi - lo) + a.shape[2:], a.dtype)
                                                                   for a in (out.penalties, out.tricks, out.ass_end)))
-        errs = play_hands(fns, order, params, n, code, np.uint64(seed), first + lo, part.penalties, part.tricks,
-                          part.ass_end, blocks_for(hi - lo), slots(tally, lo, hi))
+        errs = engine(rotations[0], play_hands, fns, order, params, n, code, np.uint64(seed), first + lo,
+                      part.penalties, part.tricks, part.ass_end, blocks_for(hi - lo), slots(tally, lo, hi))
         _check(rotations, errs)
         if part is not out:
             out.penalties[:, lo:hi], out.tricks[:, lo:hi], out.ass_end[:, lo:hi] = part.penalties, part.tricks, \
@@ -105,7 +106,7 @@ def traces(seats: list[Seat], hands: int, seed: int, rules: dict | None = None, 
         logs = np.zeros((m, MAX_TRICKS, LOG_WIDTH), np.int64)
         tricks = np.zeros(m, np.int64)
         err = np.full(6, NO_ERROR, np.int64)
-        trace_hands(fns, params, n, code, np.uint64(seed), first + lo, deals, finals, logs, tricks, err)
+        engine(seats, trace_hands, fns, params, n, code, np.uint64(seed), first + lo, deals, finals, logs, tricks, err)
         if err[0] != NO_ERROR:
             _raise_illegal(seats, err)
         for r in range(m):
@@ -143,9 +144,9 @@ def match_rotations(rotations: list[list[Seat]], count: int, seed: int, rules: d
     fns, order, params = rotation_arrays(rotations)
     n = len(rotations[0])
     out = MatchResults(np.zeros((len(rotations), count, n), np.int64), np.zeros((len(rotations), count), np.int64))
-    errs = play_matches(fns, order, params, n, ass_joker_code(rules["ass_joker"]), np.uint64(seed), first,
-                        hands, threshold, out.totals, out.hands, blocks_for(count),
-                        Tally.off() if tally is None else tally)
+    errs = engine(rotations[0], play_matches, fns, order, params, n, ass_joker_code(rules["ass_joker"]),
+                  np.uint64(seed), first, hands, threshold, out.totals, out.hands, blocks_for(count),
+                  Tally.off() if tally is None else tally)
     _check(rotations, errs)
     return out
 
@@ -164,7 +165,8 @@ def play_deal(seats: list[Seat], deal: list[list[int]], rules: dict | None = Non
     fns, params = lineup_arrays(seats)
     log = np.zeros((MAX_TRICKS, LOG_WIDTH), np.int64)
     err = np.zeros(5, np.int64)
-    t = play_dealt(fns, params, n, ass_joker_code(rules["ass_joker"]), hands, np.uint64(rng_state), log, err)
+    t = engine(seats, play_dealt, fns, params, n, ass_joker_code(rules["ass_joker"]), hands, np.uint64(rng_state),
+               log, err)
     if t < 0:
         _raise_illegal(seats, np.concatenate([[index], err]))
     return hand_record(seed, index, rules, [s.label for s in seats], dealt, hands, log, t)

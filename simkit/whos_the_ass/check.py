@@ -3,9 +3,10 @@ through the reference engine (so the rules are still written in one place)."""
 
 import json
 
+from simkit.rng import check_seed
 from simkit.whos_the_ass import reference
 from simkit.whos_the_ass.action import PASS, make_set
-from simkit.whos_the_ass.rules import DEFAULT_RULES, GAME, JOKER, check_rules
+from simkit.whos_the_ass.rules import DEFAULT_RULES, GAME, JOKER, check_players, check_rules
 
 REQUIRED = ["game", "format", "seed", "hand", "players", "rules", "strategies", "deal", "tricks",
             "final_hands", "penalties"]
@@ -25,27 +26,58 @@ def _action(play: dict) -> int:
     return int(make_set(value, len(numbers), len(cards) - len(numbers)))
 
 
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _cards(value) -> bool:
+    """A sorted list of card codes 0..14."""
+    return isinstance(value, list) and all(_whole(c) and 0 <= c <= JOKER for c in value) and value == sorted(value)
+
+
 def _check_format(rec: dict) -> None:
+    """The keys, and the kind of every value, that the replay and `show` rely on: whatever a line of
+    a trace file holds, what is wrong with it is a ValueError naming it (never another error)."""
+    if not isinstance(rec, dict):
+        raise ValueError("a record is a JSON object")
     missing = [k for k in REQUIRED if k not in rec]
     if missing:
         raise ValueError(f"missing key {missing[0]!r}")
     if rec["game"] != GAME or rec["format"] != 1:
         raise ValueError(f"not a {GAME} format 1 record")
     n = rec["players"]
-    if set(rec["rules"]) != set(DEFAULT_RULES):
+    check_players(n)
+    check_seed(rec["seed"])
+    if not _whole(rec["hand"]) or not 0 <= rec["hand"] < 2**63:
+        raise ValueError(f"'hand' must be a whole number 0..2**63-1, got {rec['hand']!r}")
+    if not isinstance(rec["rules"], dict) or set(rec["rules"]) != set(DEFAULT_RULES):
         raise ValueError(f"rules must hold exactly {sorted(DEFAULT_RULES)}")
     for key in ("strategies", "deal", "final_hands", "penalties"):
         if not isinstance(rec[key], list) or len(rec[key]) != n:
             raise ValueError(f"{key!r} needs one entry per player")
+    if not all(isinstance(s, str) for s in rec["strategies"]):
+        raise ValueError("'strategies' needs one name per player")
+    if not all(_whole(p) for p in rec["penalties"]):
+        raise ValueError("'penalties' needs one whole number per player")
     for key in ("deal", "final_hands"):
-        if any(h != sorted(h) for h in rec[key]):
-            raise ValueError(f"{key!r} hands must be sorted ascending")
+        if not all(_cards(h) for h in rec[key]):
+            raise ValueError(f"{key!r} hands must be lists of card codes 0..{JOKER}, sorted ascending")
+    if not isinstance(rec["tricks"], list):
+        raise ValueError("'tricks' must be a list of tricks")
     for t, trick in enumerate(rec["tricks"]):
+        if not isinstance(trick, dict):
+            raise ValueError(f"trick {t} must be a JSON object, got {trick!r}")
         result = "taker" if trick.get("kind") == "ass" else "winner"
         if set(trick) != {"kind", "leader", "plays", result}:
             raise ValueError(f"trick {t} needs exactly kind, leader, plays, {result}")
+        if not all(_whole(trick[k]) and 0 <= trick[k] < n for k in ("leader", result)):
+            raise ValueError(f"trick {t}: leader and {result} must be seats 0..{n - 1}")
+        if not isinstance(trick["plays"], list):
+            raise ValueError(f"trick {t}: plays must be a list")
         for p in trick["plays"]:
-            if set(p) not in PLAY_KEYS or ("cards" in p and p["cards"] != sorted(p["cards"])):
+            if not isinstance(p, dict) or set(p) not in PLAY_KEYS or not (_whole(p["seat"]) and 0 <= p["seat"] < n):
+                raise ValueError(f"trick {t}: malformed play {p}")
+            if "cards" in p and not (_cards(p["cards"]) and _whole(p["value"])):
                 raise ValueError(f"trick {t}: malformed play {p}")
 
 

@@ -107,7 +107,7 @@ def play_hands(strats, order, params, n, ass_joker, seed, first, penalties, tric
     return errs
 
 
-@nb.njit(_TRACE_SIG, cache=True)
+@nb.njit(_TRACE_SIG, nogil=True, cache=True)
 def trace_hands(strats, params, n, ass_joker, seed, first, deals, finals, logs, tricks, err):
     """Play hands serially, keeping each deal, final hands and trick log (for traces)."""
     view = np.zeros(V.SIZE, dtype=np.int64)
@@ -196,7 +196,7 @@ _DEALT_SIG = nb.int64(
 )
 
 
-@nb.njit(_DEALT_SIG, cache=True)
+@nb.njit(_DEALT_SIG, nogil=True, cache=True)
 def play_dealt(strats, params, n, ass_joker, hands, key, log, err):
     """Play one given deal (hands is changed into the final hands); for positions set up by hand,
     with the seats' random streams drawn from `key`. Returns the number of tricks, or -1."""
