@@ -68,3 +68,14 @@ def test_the_answer_names_the_best_and_its_margins_from_the_tables(run_folder):
     assert sentence.endswith("(95% intervals, paired on the same deals).")
     make_report(str(run_folder))
     assert f"**{sentence}**" in (run_folder / "report.md").read_text()
+
+
+def test_a_caption_says_when_the_intervals_are_too_narrow_to_see():
+    import pandas as pd
+
+    from simkit.reports.captions import captions
+
+    diffs = pd.DataFrame({"cell": [0, 0], "strategy": ["a", "b"], "difference": [-14.5, 4.9], "ci95": [0.06, 0.07]})
+    wide = diffs.assign(ci95=[2.0, 1.5])
+    assert "narrower than the markers" in captions("penalty", 10, diffs, "lowest")["difference.png"]
+    assert "narrower than the markers" not in captions("penalty", 10, wide, "lowest")["difference.png"]

@@ -6,19 +6,31 @@ import pandas as pd
 from simkit.reports import tables
 
 
-def captions(value: str, n: int, diffs: pd.DataFrame | None, baseline: str) -> dict[str, str]:
+def _hidden(frame: pd.DataFrame | None, column: str, zero: bool) -> str:
+    """Words for intervals too narrow to see beside the spread of the points (under 1.5% of the
+    axis), so that a reader does not take their absence for their lack."""
+    if frame is None or not len(frame):
+        return ""
+    low, high = frame[column] - frame["ci95"], frame[column] + frame["ci95"]
+    span = max(high.max(), 0 if zero else high.max()) - min(low.min(), 0 if zero else low.min())
+    return " (here narrower than the markers)" if span > 0 and frame["ci95"].max() < 0.015 * span else ""
+
+
+def captions(value: str, n: int, diffs: pd.DataFrame | None, baseline: str,
+             means: pd.DataFrame | None = None) -> dict[str, str]:
     """A caption for every figure file name the report can draw: `value` the main measure, `n`
-    the deals per table, `diffs` the paired differences to `baseline` (None: there are none)."""
+    the deals per table, `diffs` the paired differences to `baseline` (None: there are none),
+    `means` the strategies' means."""
     what = tables.MEAN_UNIT.get(value, value)
     unit = tables.DIFFERENCE_UNIT.get(value, value)
     per_table = f"n = {n:,} deals per table"
     panels = "a panel per table, " if diffs is not None and diffs["cell"].nunique() > 1 else ""
     return {
         "difference.png": (f"Each strategy's mean minus {baseline}'s on the same deals and seats, in {unit} "
-                           f"({panels}sorted); bars are 95% intervals over {per_table}; filled markers: decisive "
-                           "(the interval excludes zero)."),
+                           f"({panels}sorted); bars are 95% intervals{_hidden(diffs, 'difference', True)} over "
+                           f"{per_table}; filled markers: decisive (the interval excludes zero)."),
         "comparison.png": (f"Each strategy's mean {what}, a row per table (never pooled over tables); bars are 95% "
-                           f"intervals over {per_table}."),
+                           f"intervals{_hidden(means, 'mean', False)} over {per_table}."),
         "match-wins.png": ("Share of matches each strategy won (ties shared), with 95% intervals over deals; "
                            f"{per_table}."),
         "donkey.png": (f"Share of matches that ended with the strategy's seat as the donkey (E-Z-E-L), with 95% "

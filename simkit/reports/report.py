@@ -302,7 +302,7 @@ def make_report(folder: str, baseline: str | None = None) -> Path:
     sentence = answer(stats, baseline)
     means = found[title_of(found)]
     caption_of = captions(tables.measure(stats), int(means["n"].min()) if len(means) else 0, paired_table(found),
-                          baseline)
+                          baseline, means)
     beside = _beside(found, sections, images)
     md = [f"# {name}", "", intro, "", f"**{sentence}**", ""]
     for n in beside.get("", []):
