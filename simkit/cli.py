@@ -118,10 +118,10 @@ def simulate(game, players, seed, strategies, rule_pairs, model_pairs, strategy_
 @click.option("-o", "--output", type=str, required=True, help="The JSON Lines file to write.")
 def trace(game, players, seed, strategies, rule_pairs, model_pairs, strategy_files, hands, output, **flags):
     """Write hands (Ezelen: rounds) move by move as JSON Lines (docs/traces.md)."""
+    from simkit.files import writable
     from simkit.traces import write_game_traces
 
-    if not output.strip():
-        raise SimkitError(f"-o needs a file name, got {output!r}")
+    writable(output)  # before anything is played: the same check the writing makes
     run = options.play(game, players, hands, seed, strategies, rule_pairs, model_pairs, strategy_files, flags)
     options.check_trace_disk(run.count, output, run.game.unit())
     count, last = write_game_traces(output, run.game.name, run.seats, run.count, run.seed, run.rules, run.model)

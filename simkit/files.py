@@ -1,6 +1,7 @@
 """Writing files so that nobody ever sees half of one: write beside, then rename over. The one
 way simkit writes an output, so that no command replaces what it should not (a device, a link, a
-folder) and a failed write (a full disk, Ctrl-C) leaves the earlier file whole."""
+folder) and a failed write (a full disk, Ctrl-C) leaves the earlier file whole; and the one check
+of a file simkit reads (`input_file`)."""
 
 import os
 import secrets
@@ -33,7 +34,7 @@ def writable(path: str | Path) -> Path:
     folder that exists. Renaming over a device, a link or a fifo would replace something the user
     made (and writing a device like /dev/full 'succeeds' with nothing kept), so they are refused."""
     text = os.fspath(path)
-    if not text or text.endswith(("/", os.sep)):
+    if not text.strip() or text.endswith(("/", os.sep)):
         raise SimkitError(f"-o needs a file name, got {text!r}")
     target = Path(text)
     try:
@@ -50,6 +51,27 @@ def writable(path: str | Path) -> Path:
     if not parent.is_dir():
         raise SimkitError(f"cannot write {text}: folder {parent} does not exist")
     return target
+
+
+def input_file(path: str, what: str, missing: str | None = None) -> str:
+    """A file a command reads (`what`: "spec file", "strategy file", "trace file"): named, there,
+    a regular file (not a folder or a device) and readable; else one error saying which.
+    `missing` is the message for a file that is not there (default: "WHAT PATH does not exist")."""
+    if not path:
+        raise SimkitError(f"{what} needs a file name, got ''")
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise SimkitError(missing or f"{what} {path} does not exist") from None
+    except OSError as e:
+        raise SimkitError(f"cannot read {what} {path}: {e.strerror}") from None
+    if stat.S_ISDIR(mode):
+        raise SimkitError(f"{what} {path} is a directory, not a file")
+    if not stat.S_ISREG(mode):
+        raise SimkitError(f"{what} {path} is not a regular file")
+    if not os.access(path, os.R_OK):
+        raise SimkitError(f"cannot read {what} {path}: permission denied")
+    return path
 
 
 def _create_beside(target: Path) -> Path:

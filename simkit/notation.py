@@ -2,6 +2,8 @@
 half-width of its 95% interval (for an interval that is not symmetric, a share's, its longer
 side, so the ± covers it); shares and their differences in percent."""
 
+from simkit.reports.stats import half_width
+
 
 def mean(m: float, half: float, digits: int = 3) -> str:
     return f"{m:.{digits}f} ± {half:.{digits}f}"
@@ -18,7 +20,7 @@ def percent(p: float, half: float, sign: bool = False) -> str:
 
 def share(p: float, low: float, high: float) -> str:
     """A share with its interval [low, high]."""
-    return percent(p, max(p - low, high - p))
+    return percent(p, half_width(p, low, high))
 
 
 def value(m: float, half: float, is_share: bool, sign: bool = False) -> str:

@@ -6,10 +6,10 @@ import math
 import os
 import shutil
 from dataclasses import dataclass
-from pathlib import Path
 
 from simkit import games
 from simkit.errors import SimkitError, check_count
+from simkit.files import input_file
 from simkit.games import Game
 
 
@@ -80,36 +80,10 @@ def load_files(files: tuple[str, ...]) -> None:
     from simkit.plugins import load_strategy_file
 
     for f in files:
-        input_file(f, "strategy file")
-        if Path(f).suffix != ".py":
-            raise SimkitError(f"strategy file {f} must be a Python file (FILE.py), got {Path(f).name!r}")
         load_strategy_file(f)
 
 
 # --- files read ---------------------------------------------------------------------------------------------------
-
-def input_file(path: str, what: str, missing: str | None = None) -> str:
-    """A file a command reads (`what`: "spec file", "strategy file", "trace file"): named, there,
-    a regular file (not a folder or a device) and readable; else one error saying which.
-    `missing` is the message for a file that is not there (default: "WHAT PATH does not exist")."""
-    if not path:
-        raise SimkitError(f"{what} needs a file name, got ''")
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        raise SimkitError(missing or f"{what} {path} does not exist") from None
-    except OSError as e:
-        raise SimkitError(f"cannot read {what} {path}: {e.strerror}") from None
-    import stat
-
-    if stat.S_ISDIR(mode):
-        raise SimkitError(f"{what} {path} is a directory, not a file")
-    if not stat.S_ISREG(mode):
-        raise SimkitError(f"{what} {path} is not a regular file")
-    if not os.access(path, os.R_OK):
-        raise SimkitError(f"cannot read {what} {path}: permission denied")
-    return path
-
 
 TEXT_PROBE = 1 << 16  # bytes of a file looked at to tell text from binary
 

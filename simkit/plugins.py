@@ -24,6 +24,7 @@ from numba.core.errors import NumbaError
 
 from simkit import decisions, interrupt, registry
 from simkit.errors import SimkitError
+from simkit.files import input_file
 
 IMPORT_TIMEOUT = 60.0  # seconds, unless SIMKIT_IMPORT_TIMEOUT says otherwise
 TIMEOUT_VARIABLE = "SIMKIT_IMPORT_TIMEOUT"
@@ -46,9 +47,9 @@ def import_timeout() -> float:
 def load_strategy_file(path: str) -> str:
     """Import `path`, registering the strategies it defines; returns the module name. Every
     built-in and installed strategy is registered first; the import has a time limit (above)."""
-    file = Path(path)
-    if not file.is_file():
-        raise SimkitError(f"strategy file {path} does not exist")
+    file = Path(input_file(path, "strategy file"))
+    if file.suffix != ".py":
+        raise SimkitError(f"strategy file {path} must be a Python file (FILE.py), got {file.name!r}")
     resolved = file.resolve()
     name = f"simkit_user_{resolved.stem}_{hashlib.sha1(str(resolved).encode()).hexdigest()[:8]}"
     if name in sys.modules:
@@ -56,8 +57,6 @@ def load_strategy_file(path: str) -> str:
     limit = import_timeout()
     registry.load_all()  # a name the file takes again is then an error, whatever a command looks up first
     spec = importlib.util.spec_from_file_location(name, resolved)
-    if spec is None:
-        raise SimkitError(f"strategy file {path} must be a Python file (FILE.py)")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     compiled = decisions.compile_seconds()

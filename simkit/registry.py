@@ -80,13 +80,13 @@ def check_slots(params: tuple, where: str, size: int | None = None) -> None:
     whole number 0..MAX_SLOTS-1, below `size` where the vector is given (a preset's), and no two
     parameters share one; else one error naming `where` (file: function, for a user's)."""
     taken: dict[int, str] = {}
+    limit = MAX_SLOTS if size is None else min(size, MAX_SLOTS)
     for i, p in enumerate(params):
         if not isinstance(p, Param):
             raise SimkitError(f"{where}: params must be Param(...) entries, got {p!r}")
         slot = i if p.slot is None else p.slot
         if isinstance(slot, bool) or not isinstance(slot, int):
             raise SimkitError(f"{where}: parameter {p.name!r}: slot must be a whole number, got {slot!r}")
-        limit = MAX_SLOTS if size is None else min(size, MAX_SLOTS)
         if not 0 <= slot < limit:
             raise SimkitError(f"{where}: parameter {p.name!r}: slot {slot} is outside 0..{limit - 1}"
                               f" (params[0]..params[{limit - 1}])")

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from simkit import games, registry
 from simkit.errors import SimkitError, check_count
+from simkit.files import input_file
 from simkit.rng import check_seed
 from simkit.strategy_spec import StrategySpec
 
@@ -99,8 +100,6 @@ def _with_params(game: str, spec: StrategySpec, point: dict[str, float]) -> Stra
 
 def load_spec(path: str) -> Spec:
     """Read and validate a spec file; any problem is one SimkitError naming the file and key."""
-    from simkit.options import input_file
-
     file = Path(input_file(path, "spec file"))
     try:
         data = tomllib.loads(file.read_text(encoding="utf-8"))

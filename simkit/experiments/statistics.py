@@ -74,8 +74,10 @@ class Layout:
 
     @property
     def known_counts(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """The seat and table measures that count rows: the same in every deal of a group where
-        each deal is one hand, round or match per rotation."""
+        """The seat and table measures that count rows, where they are the same in every deal of a
+        group (each deal one hand, round or match per rotation; none where a deal holds many rows)."""
+        if self.measures.many_rows:
+            return (), ()
         return _indices(self.seat_measures, ("rows",)), _indices(self.table_measures, ("rows", "replays"))
 
     def index(self) -> dict[tuple[str, int, int, str], int]:
@@ -171,8 +173,7 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
     deals = hi - lo
     ms, mt = len(lay.seat_measures), len(lay.table_measures)
     # every ratio the report gives an interval: the main mean, the shares (and the head to head)
-    known = not lay.measures.many_rows  # each deal is one hand, round or match per rotation
-    seat_counts, table_counts = lay.known_counts if known else ((), ())
+    seat_counts, table_counts = lay.known_counts
     main = [(lay.measures.main, lay.measures.per)]
     seat_want = wanted(lay.seat_measures, main + list(lay.measures.shares), seat_counts)
     pair_want = wanted(lay.seat_measures, main, seat_counts)
@@ -453,5 +454,5 @@ def metadata(path: Path) -> dict:
     """The extra entries `write` stored (the run's description)."""
     try:
         return json.loads((pq.read_schema(path).metadata or {})[b"simkit"])
-    except (OSError, KeyError, ValueError, pa.ArrowInvalid) as e:
-        raise SimkitError(f"{path} is not a simkit statistics file ({e})") from None
+    except _DAMAGED as e:
+        raise SimkitError(f"{path} is not a simkit statistics file ({_why(e)})") from None
