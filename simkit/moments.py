@@ -33,39 +33,50 @@ BLOCKS = 64  # fold's partial sums: a fixed split of the deal slots (integers: a
 
 
 @nb.njit(cache=True, _nrt=False)
-def fold_rows(rows, slots, count, folding, part):
-    """Fold deals 0..count-1, whose sums are rows[i, j] = S_m of group g at column j = g * M + m,
-    into part `part` of the folding's moments (its arrays, see `Folding`): total[j] = sum of S_j,
-    products[q] = sum of S_first[q] S_second[q] (the Gram and cross moments asked for), and for
-    the columns j = counted[c] (the measures that are denominators) present[c] the deals with
-    S_j != 0; groups pool_from[k] are also added to the pooled sums' groups pool_to[k] in deal
-    slot slots[i] (sums pooled over cells). Every deal is folded, so the sums run over every
-    deal: a group without rows in a deal (S_0 = 0) has all its sums 0 there."""
+def fold_deals(sums, slots, count, folding, part):
+    """Fold deals 0..count-1, whose sums are sums[j, i] = S_m of group g in deal i at column
+    j = g * M + m, into part `part` of the folding's moments (its arrays, see `Folding`): total[j]
+    = sum of S_j, products[q] = sum of S_first[q] S_second[q] (the Gram and cross moments asked
+    for), and for the columns j = counted[c] (the measures that are denominators) present[c] the
+    deals with S_j != 0; groups pool_from[k] are also added to the pooled sums' groups pool_to[k]
+    in deal slot slots[i] (sums pooled over cells). Column by column (sums is usually a transposed
+    view of a deal's rows). Every deal is folded, so the sums run over every deal: a group
+    without rows in a deal (S_0 = 0) has all its sums 0 there."""
     first, second, counted, present, total, products, pool_from, pool_to, pooled = folding
     measures = pooled.shape[2]
-    for i in range(count):
-        for k in range(pool_from.shape[0]):
-            for m in range(measures):
-                pooled[slots[i], pool_to[k], m] += rows[i, pool_from[k] * measures + m]
-        for j in range(rows.shape[1]):
-            total[part, j] += rows[i, j]
-        for c in range(counted.shape[0]):
-            present[part, c] += rows[i, counted[c]] != 0
-        for q in range(first.shape[0]):
-            products[part, q] += np.int64(rows[i, first[q]]) * np.int64(rows[i, second[q]])
+    for k in range(pool_from.shape[0]):
+        for m in range(measures):
+            j, to = pool_from[k] * measures + m, pool_to[k]
+            for i in range(count):
+                pooled[slots[i], to, m] += sums[j, i]
+    for j in range(sums.shape[0]):
+        s = 0
+        for i in range(count):
+            s += sums[j, i]
+        total[part, j] += s
+    for c in range(counted.shape[0]):
+        j, s = counted[c], 0
+        for i in range(count):
+            s += sums[j, i] != 0
+        present[part, c] += s
+    for q in range(first.shape[0]):
+        a, b, s = first[q], second[q], 0
+        for i in range(count):
+            s += np.int64(sums[a, i]) * np.int64(sums[b, i])
+        products[part, q] += s
 
 
 @nb.njit(parallel=True, cache=True)
 def fold(sums, folding):
-    """`fold_rows` of every deal slot of per-deal sums[d, g, m], on all threads (part p of the
+    """`fold_deals` of every deal slot of per-deal sums[d, g, m], on all threads (part p of the
     folding folds the p-th of its parts of the slots), leaving them zero."""
     first, second, counted, present, total, products, pool_from, pool_to, pooled = folding  # a parallel loop
     parts, deals = present.shape[0], sums.shape[0]  # takes arrays, not a tuple of them
     flat = sums.reshape(deals, sums.shape[1] * sums.shape[2])
     for part in nb.prange(parts):
         lo, hi = block_range(part, parts, deals)
-        fold_rows(flat[lo:hi], np.arange(lo, hi), hi - lo, (first, second, counted, present, total, products,
-                                                             pool_from, pool_to, pooled), part)
+        fold_deals(flat[lo:hi].T, np.arange(lo, hi), hi - lo, (first, second, counted, present, total, products,
+                                                                pool_from, pool_to, pooled), part)
         flat[lo:hi] = 0
 
 
@@ -139,7 +150,7 @@ class Folding:
     partial sums (one per block or thread that folds): every group's Gram moments of the (m, k)
     in `want` (default: all), the cross moments of each pair (g, b) of `pairs` [P, 2], the deals
     where a measure of `counted` (default: all) is not zero, and group g's sums added to
-    `pooled`'s group into[g]. `arrays` is what `fold_rows` takes."""
+    `pooled`'s group into[g]. `arrays` is what `fold_deals` takes."""
 
     def __init__(self, groups: int, measures: int, parts: int, pairs: np.ndarray | None = None,
                  want: np.ndarray | None = None, pooled: np.ndarray | None = None,
@@ -150,20 +161,12 @@ class Folding:
         self.pairs = np.zeros((0, 2), np.int64) if pairs is None else np.asarray(pairs, np.int64).reshape(-1, 2)
         self.want = _all_pairs(measures) if want is None else np.asarray(want, np.int64).reshape(-1, 2)
         self.pair_want = self.want if pair_want is None else np.asarray(pair_want, np.int64).reshape(-1, 2)
-        wanted = set(map(tuple, self.want.tolist()))
-        own = [(m, k) for m, k in sorted(wanted) if m <= k or (k, m) not in wanted]
-        self.own = np.array(own, np.int64).reshape(-1, 2)
-        g = np.arange(groups)[:, None]  # a group's S_m S_k = S_k S_m: asked once
-        first = [(g * measures + self.own[:, 0]).ravel(),
-                 (self.pairs[:, :1] * measures + self.pair_want[:, 0]).ravel()]
-        second = [(g * measures + self.own[:, 1]).ravel(),
-                  (self.pairs[:, 1:] * measures + self.pair_want[:, 1]).ravel()]
-        asked = sum(len(f) for f in first)
+        self.own, first, second, columns = _asked(groups, measures, self.counted, self.pairs.tobytes(),
+                                                  self.want.tobytes(), self.pair_want.tobytes())
         into = into or {}
-        columns = (np.arange(groups)[:, None] * measures + np.array(self.counted, np.int64)).ravel()
-        self.arrays = (np.concatenate(first), np.concatenate(second), columns,
+        self.arrays = (first, second, columns,
                        np.zeros((parts, len(columns)), np.int64), np.zeros((parts, groups * measures), np.int64),
-                       np.zeros((parts, asked), np.int64), np.array(list(into), np.int64),
+                       np.zeros((parts, len(first)), np.int64), np.array(list(into), np.int64),
                        np.array(list(into.values()), np.int64),
                        pooled if pooled is not None else np.zeros((1, 1, 1), dtype))
 
@@ -188,6 +191,22 @@ class Folding:
         out.cross[:, self.pair_want[:, 0], self.pair_want[:, 1]] = \
             products[groups * len(own):].reshape(len(self.pairs), w)
         return out
+
+
+@functools.lru_cache(maxsize=64)
+def _asked(groups: int, measures: int, counted: tuple[int, ...], pairs: bytes, want: bytes,
+           pair_want: bytes) -> tuple[np.ndarray, ...]:
+    """`Folding`'s index arrays (the cells of a run mostly share them: made once): the (m, k) of a
+    group's own products, each product's first and second column, the columns counted (shared:
+    nothing writes them)."""
+    pairs_, want_, pair_want_ = (np.frombuffer(b, np.int64).reshape(-1, 2) for b in (pairs, want, pair_want))
+    wanted = set(map(tuple, want_.tolist()))
+    own = np.array([(m, k) for m, k in sorted(wanted) if m <= k or (k, m) not in wanted], np.int64).reshape(-1, 2)
+    g = np.arange(groups)[:, None]  # a group's S_m S_k = S_k S_m: asked once
+    first = np.concatenate([(g * measures + own[:, 0]).ravel(), (pairs_[:, :1] * measures + pair_want_[:, 0]).ravel()])
+    second = np.concatenate([(g * measures + own[:, 1]).ravel(), (pairs_[:, 1:] * measures + pair_want_[:, 1]).ravel()])
+    columns = (g * measures + np.array(counted, np.int64)).ravel()
+    return own, first, second, columns
 
 
 def buffer(shape: tuple[int, ...], pool: dict | None = None, name: str = "", zero: bool = True,

@@ -3,17 +3,19 @@ statistics (simkit.moments), so a run never writes a row per hand to reduce late
 
 A driver plays each deal in every rotation of the lineup before the next deal. The tally keeps
 the deal's sums for each group (a strategy, a seat) and for the table while its replays are
-played, folds them into the moments as soon as its last replay ends (simkit.moments.fold_rows),
+played, folds them into the moments as soon as its last replay ends (simkit.moments.fold_deals),
 and counts the histograms: all in small arrays that stay in the cache, with one partial sum per
 block of the driver (integers: any split of the deals into blocks gives the same totals).
 
-A block gathers up to ROWS rows (a hand, a round, the end of a match, in the order played: a
-seat row per seat and a table row, filled by its game's measures) with their deal slot and
-rotation, and hands them to `add_rows`. The table's last two measures are the replay's: a row
-whose `replays` is 1 ends its deal's replay in that rotation, and the replay's head to head is
-then taken from the seat rows it had. A tally is one tuple of flat arrays (numba-typed TALLY, or
-TALLY_WIDE where sums pooled over cells need int64); an empty one (`Tally.off`) takes nothing:
-the engine alone.
+A game's measures (its `measures` module) add what a deal's replays count as they are played:
+`seat_add` (a seat measure of one seat), `table_add`, `seat_count` and `table_count` (the
+histograms), `rows_counted` (each row, where a deal's rows are not known beforehand),
+`replay_end` (a replay is over: its head to head, the main measure's mean of the two sides of a
+table of two strategies) and `deal_end` (its last replay is over); a block folds the sums of up
+to DEALS ended deals at a time, and the rest with `flush` when it is done. Nothing is written
+row by row: a value that is zero costs nothing. A tally is one tuple of flat arrays
+(numba-typed TALLY, or TALLY_WIDE where sums pooled over cells need int64); an empty one
+(`Tally.off`) takes nothing: the engine alone.
 """
 
 import functools
@@ -23,9 +25,9 @@ import numpy as np
 from numba import types
 
 from simkit.blocks import most_blocks
-from simkit.moments import Folding, fold_rows
+from simkit.moments import Folding, fold_deals
 
-ROWS = 64  # rows a block gathers before adding them: small enough for the first-level cache
+DEALS = 32  # deals a block keeps the sums of before folding them: few enough for the first-level cache
 
 _I64_1D = types.Array(types.int64, 1, "C")
 _I64_2D = types.Array(types.int64, 2, "C")
@@ -53,11 +55,10 @@ def _tally_type(pooled: types.Array) -> types.Tuple:
 
 TALLY = _tally_type(types.Array(types.int32, 3, "C"))
 TALLY_WIDE = _tally_type(types.Array(types.int64, 3, "C"))
-# plan: the main measure; the seat and table histograms' measures, the table measure that keeps a
-# row in its histogram (-1: none); add and fold the sums (1) or only count (0); a head to head (1);
-# the groups, seat measures, table measures; every row of the seats and the table counts one
-# (1: their `rows` and the table's `replays` are known, not added)
-MAIN, SEAT_HISTOGRAM, TABLE_HISTOGRAM, TABLE_KEEP, SUMS, PAIRS, GROUPS, MEASURES, TABLE_MEASURES, KNOWN = range(10)
+# plan: the main measure; a seat and a table histogram (1) or none (0); add and fold the sums (1)
+# or only count (0); a head to head (1); the groups, seat measures, table measures; every row of
+# the seats and the table counts one (1: their `rows` and the table's `replays` are known, not added)
+MAIN, SEAT_HISTOGRAM, TABLE_HISTOGRAM, SUMS, PAIRS, GROUPS, MEASURES, TABLE_MEASURES, KNOWN = range(9)
 
 
 @nb.njit(inline="always", cache=True)
@@ -67,117 +68,126 @@ def counting(tally):
 
 
 @nb.njit(cache=True)
-def buffers(tally, seats):
-    """A block's row buffers: deal slots [ROWS], rotations [ROWS], seat rows [ROWS, seat,
-    measure], table rows [ROWS, measure]; and what it keeps from one call of `add_rows` to the
-    next: the sums of the deal being played (its groups' [group * measures + measure], its
-    table's), those of its replay's seat rows so far for the head to head [seat, 2] (rows,
-    main; [seats, 0]: 1 if there are any), and room for the sums of the deals that end, to be
-    folded [ROWS, ...] with their slots."""
+def buffers(tally):
+    """What a block keeps while it plays: the per-deal sums, a row per deal (its groups'
+    [deal, group * measures + measure], its table's [deal, measure]: what one replay adds lies
+    together) for up to DEALS deals, those ended and the one being played; the ended deals'
+    slots; and `at`: the row of the deal being played, and the main measure of side 0 and side 1
+    over the replay so far."""
     plan = tally[2]
     groups, measures, width = (plan[GROUPS], plan[MEASURES], plan[TABLE_MEASURES]) if counting(tally) else (1, 1, 2)
-    return (np.zeros(ROWS, dtype=np.int64), np.zeros(ROWS, dtype=np.int64),
-            np.zeros((ROWS, seats, measures), dtype=np.int64), np.zeros((ROWS, width), dtype=np.int64),
-            (np.zeros(groups * measures, dtype=np.int64), np.zeros(width, dtype=np.int64),
-             np.zeros((seats + 1, 2), dtype=np.int64), np.zeros((ROWS, groups * measures), dtype=np.int64),
-             np.zeros((ROWS, width), dtype=np.int64), np.zeros(ROWS, dtype=np.int64)))
-
-
-@nb.njit(cache=True, _nrt=False)
-def add_rows(tally, b, deal, rotation, seat, table, count, kept):
-    """Rows 0..count-1 of block b's buffers, in the order played, into the tally: row i, of deal
-    slot deal[i] in rotation rotation[i], into the sums of its seats' groups and of the table,
-    and into the histograms. A row whose `replays` is 1 ends its deal's replay in that rotation,
-    whose head to head (with the replay's earlier rows, if any) goes into the table's last
-    measure; in the last rotation it ends the deal, whose sums are then folded."""
-    group, side, plan, into, seat_hist, table_hist, over, rows_of = tally[:8]
-    mine_seat, mine_table, mine, done_seat, done_table, done_slot = kept
-    n, measures, width, last = seat.shape[1], seat.shape[2], table.shape[1], group.shape[0] - 1
-    main, seat_hm, table_hm, keep = plan[MAIN], plan[SEAT_HISTOGRAM], plan[TABLE_HISTOGRAM], plan[TABLE_KEEP]
-    sums, pairs, known = plan[SUMS] != 0, plan[PAIRS] != 0, plan[KNOWN] != 0
-    done = 0
-    for i in range(count):
-        r = rotation[i]
-        if sums:
-            for s in range(n):
-                if measures == 4 and known:  # the common case, written out: a third faster than the loop
-                    a, c, e = seat[i, s, 1], seat[i, s, 2], seat[i, s, 3]
-                    if a | c | e:  # (an Ezelen round's seats are all zero but the loser's)
-                        for k in range(group.shape[1]):
-                            at = group[r, k, s] * measures
-                            if at >= 0:
-                                mine_seat[at + 1] += a
-                                mine_seat[at + 2] += c
-                                mine_seat[at + 3] += e
-                else:
-                    for k in range(group.shape[1]):
-                        g = group[r, k, s]
-                        if g >= 0:
-                            for m in range(known, measures):
-                                mine_seat[g * measures + m] += seat[i, s, m]
-            for m in range(known, width - 2):
-                mine_table[m] += table[i, m]
-            ends = table[i, width - 2] > 0
-            if not known:
-                mine_table[width - 2] += ends
-            if pairs:
-                if ends:
-                    mine_table[width - 1] += beat(mine, seat, i, side[r], main, n)
-                    if mine[n, 0]:
-                        mine[:] = 0
-                else:
-                    for s in range(n):
-                        mine[s, 0] += seat[i, s, 0]
-                        mine[s, 1] += seat[i, s, main]
-                    mine[n, 0] = 1
-            if ends and r == last:  # the deal's sums are complete: folded below
-                if known:
-                    for g in range(rows_of.shape[0]):
-                        mine_seat[g * measures] = rows_of[g]
-                    mine_table[0] = mine_table[width - 2] = last + 1
-                for j in range(mine_seat.shape[0]):
-                    done_seat[done, j] = mine_seat[j]
-                    mine_seat[j] = 0
-                for j in range(width):
-                    done_table[done, j] = mine_table[j]
-                    mine_table[j] = 0
-                done_slot[done] = deal[i]
-                done += 1
-        if seat_hm >= 0:
-            for s in range(n):
-                v = seat[i, s, seat_hm]
-                if seat[i, s, 0] > 0 and v >= 0:
-                    if v < seat_hist.shape[2]:
-                        seat_hist[b, into[r, s], v] += 1
-                    elif v >= over[b, 0]:
-                        over[b, 0] = v + 1
-        if table_hm >= 0 and (keep < 0 or table[i, keep] > 0):
-            v = table[i, table_hm]
-            if v < table_hist.shape[1]:
-                table_hist[b, v] += 1
-            elif v >= over[b, 1]:
-                over[b, 1] = v + 1
-    if done:
-        fold_rows(done_seat, done_slot, done, tally[8:17], b)
-        fold_rows(done_table, done_slot, done, tally[17:26], b)
+    return (np.zeros((DEALS, groups * measures), dtype=np.int64), np.zeros((DEALS, width), dtype=np.int64),
+            np.zeros(DEALS, dtype=np.int64), np.zeros(3, dtype=np.int64))
 
 
 @nb.njit(inline="always", cache=True)
-def beat(mine, seat, i, side, main, n):
-    """Between the seats of side 0 and side 1 (side[s], -1: neither) over a replay whose rows
-    were mine[s, 0..1] (rows, main measure of seat s) before seat rows i: 2 if side 0's mean of
-    the main measure is the lower, 1 if equal, 0 if higher (or a side is empty). Head to head
-    over a whole table of two strategies."""
-    sa = ca = sb = cb = 0
-    for s in range(n):
-        if side[s] == 0:
-            ca += mine[s, 0] + seat[i, s, 0]
-            sa += mine[s, 1] + seat[i, s, main]
-        elif side[s] == 1:
-            cb += mine[s, 0] + seat[i, s, 0]
-            sb += mine[s, 1] + seat[i, s, main]
-    a, z = sa * cb, sb * ca  # compared without branches: which side wins is a coin toss to the processor
-    return (ca > 0) * (cb > 0) * (2 * (a < z) + (a == z))
+def seat_add(tally, kept, r, s, m, v):
+    """v of seat measure m for the seat s in rotation r: into the deal's sums of each of its
+    groups, and for the main measure into its side's sum for the head to head."""
+    group, side, plan = tally[0], tally[1], tally[2]
+    sums, at = kept[0], kept[3]
+    if plan[SUMS] != 0:
+        measures, deal = plan[MEASURES], at[0]
+        for k in range(group.shape[1]):
+            g = group[r, k, s]
+            if g >= 0:
+                sums[deal, g * measures + m] += v
+        if m == plan[MAIN] and plan[PAIRS] != 0 and side[r, s] >= 0:
+            at[1 + side[r, s]] += v
+
+
+@nb.njit(inline="always", cache=True)
+def table_add(tally, kept, m, v):
+    """v of table measure m: into the deal's table sums."""
+    if tally[2][SUMS] != 0:
+        kept[1][kept[3][0], m] += v
+
+
+@nb.njit(inline="always", cache=True)
+def rows_counted(tally, kept, r, n):
+    """One more row of the n seats and the table in rotation r, where a deal's rows are not
+    known beforehand (their counts are otherwise set when the deal ends)."""
+    if tally[2][KNOWN] == 0:
+        for s in range(n):
+            seat_add(tally, kept, r, s, 0, 1)
+        table_add(tally, kept, 0, 1)
+
+
+@nb.njit(inline="always", cache=True)
+def seat_count(tally, b, r, s, v):
+    """Value v (>= 0) of the seat histogram's measure for the seat s in rotation r, counted by
+    block b (a value beyond the histogram notes the width it needs)."""
+    if tally[2][SEAT_HISTOGRAM] != 0:
+        counts, over = tally[4], tally[6]
+        if v < counts.shape[2]:
+            counts[b, tally[3][r, s], v] += 1
+        elif v >= over[b, 0]:
+            over[b, 0] = v + 1
+
+
+@nb.njit(inline="always", cache=True)
+def table_count(tally, b, v):
+    """Value v of the table histogram's measure, counted by block b (v < 0: not counted)."""
+    if tally[2][TABLE_HISTOGRAM] != 0 and v >= 0:
+        counts, over = tally[5], tally[6]
+        if v < counts.shape[1]:
+            counts[b, v] += 1
+        elif v >= over[b, 1]:
+            over[b, 1] = v + 1
+
+
+@nb.njit(inline="always", cache=True)
+def replay_end(tally, kept, r):
+    """The deal's replay in rotation r is over: its head to head into the table's last measure
+    (2 if side 0's mean of the main measure is the lower, 1 if equal, 0 if higher: every seat
+    of a replay has as many rows, so the sides' means compare as their sums over their seats),
+    and, where the replays are not known beforehand, one more replay."""
+    side, plan = tally[1], tally[2]
+    table, at = kept[1], kept[3]
+    if plan[SUMS] != 0:
+        width = table.shape[1]
+        if plan[PAIRS] != 0:
+            ca = cb = 0
+            for s in range(side.shape[1]):
+                ca += side[r, s] == 0
+                cb += side[r, s] == 1
+            a, z = at[1] * cb, at[2] * ca  # compared without branches: who wins is a coin toss to the processor
+            table[at[0], width - 1] += (ca > 0) * (cb > 0) * (2 * (a < z) + (a == z))
+            at[1] = at[2] = 0
+        if plan[KNOWN] == 0:
+            table[at[0], width - 2] += 1
+
+
+@nb.njit(cache=True, _nrt=False)
+def deal_end(tally, kept, b, deal):
+    """The deal in slot `deal` has had its last replay: where its rows are known, its counts;
+    once DEALS deals have ended, block b folds their sums."""
+    plan, rows_of = tally[2], tally[7]
+    sums, table, slot, at = kept
+    if plan[SUMS] != 0:
+        row = at[0]
+        if plan[KNOWN] != 0:
+            measures, replays = plan[MEASURES], tally[0].shape[0]
+            for g in range(rows_of.shape[0]):
+                sums[row, g * measures] = rows_of[g]
+            table[row, 0] = table[row, table.shape[1] - 2] = replays
+        slot[row] = deal
+        at[0] = row + 1
+        if at[0] == DEALS:
+            flush(tally, kept, b)
+
+
+@nb.njit(cache=True, _nrt=False)
+def flush(tally, kept, b):
+    """Fold the sums of the deals ended so far (block b's part), and start again from none."""
+    sums, table, slot, at = kept
+    done = at[0]
+    if done:
+        fold_deals(sums.T, slot, done, tally[8:17], b)
+        fold_deals(table.T, slot, done, tally[17:26], b)
+        sums[:done] = 0
+        table[:done] = 0
+        at[0] = 0
 
 
 class Tally:
@@ -185,8 +195,8 @@ class Tally:
     driver takes); `off` is the empty one."""
 
     def __init__(self, group: np.ndarray, side, main: int, folds: "tuple[Folding, Folding]",
-                 seat_histogram: int | None = None, table_histogram: int | None = None,
-                 table_keep: int | None = None, histogram_group: np.ndarray | None = None,
+                 seat_histogram: bool = False, table_histogram: bool = False,
+                 histogram_group: np.ndarray | None = None,
                  widths: tuple[int, int] = (1, 1), sums: bool = True, known: bool = False):
         """Per rotation r of the call: group[r, k, seat], side[r, seat], histogram_group[r, seat];
         `folds`, the seat groups' and the table's foldings (a part per block, pooled sums with a
@@ -198,9 +208,8 @@ class Tally:
         self.table_counts = np.zeros((blocks, widths[1]), np.int64)
         self.over = np.zeros((blocks, 2), np.int64)
         side = np.ascontiguousarray(side, np.int64)
-        plan = np.array([main, _or_none(seat_histogram), _or_none(table_histogram), _or_none(table_keep), int(sums),
-                         int((side == 1).any()), folds[0].groups, folds[0].measures, folds[1].measures, int(known)],
-                        np.int64)
+        plan = np.array([main, seat_histogram, table_histogram, int(sums), int((side == 1).any()), folds[0].groups,
+                         folds[0].measures, folds[1].measures, int(known)], np.int64)
         into = np.zeros(side.shape, np.int64) if histogram_group is None else histogram_group
         group = np.ascontiguousarray(group, np.int64)
         rows_of = np.bincount(group[group >= 0], minlength=folds[0].groups).astype(np.int64)
@@ -226,6 +235,3 @@ def slots(tally: tuple, lo: int, hi: int) -> tuple:
         return tally
     return tally[:16] + (tally[16][lo:hi],) + tally[17:]
 
-
-def _or_none(m: int | None) -> int:
-    return -1 if m is None else m

@@ -115,6 +115,7 @@ def test_bench_reports_both_engines(run):
     assert "engine ready in" in out and "fast/reference" in out and "1 thread" in out
     assert "% tricks/s" in out and "hoard" in out and "compose" in out
     assert "quick, 12,000 hands (3,000 deals x 4 replays, 1 chunk)" in out and "runner overhead" in out
+    assert "paired calls" in out and "runner's own" in out  # the two parts of the overhead, each measured
     assert out.index("Ezelen rounds/s") < out.index("runner overhead")  # both games by default, then the runner
 
 

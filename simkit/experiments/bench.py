@@ -1,87 +1,114 @@
-"""How much the runner adds to the engine: the same deals of a spec, played by the engine alone
-(arrays in memory, every cell and rotation of a chunk in one call each, nothing kept) and by the
-runner (the engine adding every deal to the statistics as it plays, chunk files, stats.parquet,
-meta.json), in pairs; and, optionally, the runner on local Dask clusters of 1 and 2 worker
-processes."""
+"""How much the runner adds to the engine: a spec's deals played by `simkit run` (the engine adding
+every deal to the statistics as it plays, chunk files, stats.parquet, meta.json), each of its
+engine calls timed beside the same call by the engine alone (nothing counted, nothing kept);
+and, optionally, the runner on local Dask clusters of 1 and 2 worker processes."""
 
+import random
 import statistics
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from simkit import games
-from simkit.experiments.chunks import rotated
-from simkit.experiments.runner import Chunk, plan, replays, write_results
+from simkit.experiments.runner import plan, replays, write_results
 from simkit.experiments.spec import Spec
 
+PAIRED_FROM = 100  # deals an engine call needs for its pair to count (the run's warm-up plays one)
+PAIRS = 40  # paired engine calls the runs should make, for a steady median
 
-def _engine(spec: Spec, chunk: Chunk) -> float:
-    """A chunk's engine calls alone: every cell in all its rotations, the arrays dropped."""
-    game = games.get(spec.game)
+
+@contextmanager
+def _paired(game: games.Game, pairs: list[tuple[float, float, int]], rng: random.Random) -> Iterator[None]:
+    """While it lasts, each engine call of `game` (as a run makes it, adding to its statistics) is
+    followed or preceded, at random, by the same call without statistics: pairs gains the
+    seconds of both and the deals played. A benchmark's instrument only: the game's description
+    is frozen, so its `play` is swapped in place and put back."""
+    play = game.play
+
+    def paired(seatings, count, first, spec, cell, tally=None, rows=False):
+        alone_first = rng.random() < 0.5
+        if alone_first:
+            alone = _timed(play, seatings, count, first, spec, cell)
+        start = time.perf_counter()
+        out = play(seatings, count, first, spec, cell, tally=tally, rows=rows)
+        counted = time.perf_counter() - start
+        if not alone_first:
+            alone = _timed(play, seatings, count, first, spec, cell)
+        pairs.append((counted, alone, count))
+        return out
+
+    object.__setattr__(game, "play", paired)
+    try:
+        yield
+    finally:
+        object.__setattr__(game, "play", play)
+
+
+def _timed(play: Callable, *args) -> float:
     start = time.perf_counter()
-    for cell in spec.cells():
-        seatings = [game.seats_for(rotated(cell.lineup, r), cell.players) for r in range(cell.rotations(spec.seating))]
-        game.play(seatings, chunk.hi - chunk.lo, chunk.lo, spec, cell)
+    play(*args)
     return time.perf_counter() - start
 
 
-def _interleaved(spec: Spec, deals: int) -> tuple[list[float], list[float]]:
-    """One run in which each chunk, once the run has finished it, is played again by the engine
-    alone (in the run's progress callback). The run's own seconds piece by piece (up to the end
-    of each chunk, and what comes after the last: the files), and the engine's alone for each
-    chunk. Interleaved chunk by chunk, the two meet the same spells of the machine."""
-    chunks = iter(plan(spec, deals))
-    run: list[float] = []
-    engine: list[float] = []
-    mark = [0.0]
-
-    def engine_alone(_: int) -> None:
-        run.append(time.perf_counter() - mark[0])
-        engine.append(_engine(spec, next(chunks)))
-        mark[0] = time.perf_counter()
-
-    with tempfile.TemporaryDirectory(prefix="simkit-bench-") as tmp:
-        mark[0] = time.perf_counter()
-        write_results(spec, str(Path(tmp) / "run"), hands=deals, progress=engine_alone)
-        run.append(time.perf_counter() - mark[0])
-    return run, engine
-
-
-def _runner(spec: Spec, hands: int, workers: int | None = None) -> float:
-    """The whole run's seconds."""
+def _run(spec: Spec, deals: int, workers: int | None = None, scheduler: str | None = None) -> float:
+    """A whole run's seconds, in a fresh folder."""
     with tempfile.TemporaryDirectory(prefix="simkit-bench-") as tmp:
         start = time.perf_counter()
-        write_results(spec, str(Path(tmp) / "run"), hands=hands, workers=workers)
+        write_results(spec, str(Path(tmp) / "run"), hands=deals, workers=workers, scheduler=scheduler)
         return time.perf_counter() - start
 
 
-def runner_bench(spec: Spec, hands: int, echo: Callable[[str], None] = print, repeats: int = 7,
+def runner_bench(spec: Spec, hands: int, echo: Callable[[str], None] = print, repeats: int | None = None,
                  dask_workers: tuple[int, ...] = ()) -> float:
     """Print and return the runner's overhead over the engine (a fraction) for about `hands`
-    hands (whole deals, each played in every cell and rotation). `repeats` runs, each with the
-    engine alone on the same chunks interleaved chunk by chunk; how fast this machine is drifts
-    from one minute to the next by more than the overhead, and a busy spell only ever slows a
-    piece down, so each piece (a chunk in the run, the same chunk alone, the run's files) counts
-    with its fastest time over the repeats. The spread of the runs' own ratios is printed too."""
+    hands (whole deals, each played in every cell and rotation), from `repeats` runs (default:
+    enough for PAIRS paired engine calls, at least 5 runs and at most 25).
+
+    This machine's speed drifts from one second to the next by more than the overhead, so the
+    two parts of it are measured each where drift matters least. The engine's calls with the
+    statistics against the same calls alone: every call of the run is paired with the same call
+    alone, just before or after it at random, and the median of the pairs' ratios is their
+    ratio. The runner's own seconds (Python between the calls, its files): the run's wall time
+    less its calls', as a share of the engine alone; the median over the runs."""
     deals = max(1, hands // replays(spec))
-    _interleaved(spec, min(deals, 1000))  # compiled, warm
-    runs, engines = zip(*(_interleaved(spec, deals) for _ in range(repeats)))
-    ratios = sorted(sum(r) / sum(e) for r, e in zip(runs, engines))
-    r, e = sum(map(min, zip(*runs))), sum(map(min, zip(*engines)))
+    if repeats is None:
+        calls = len(plan(spec, deals)) * len(spec.cells())
+        repeats = min(25, max(5, -(-PAIRS // calls)))
+    game = games.get(spec.game)
+    rng = random.Random(0)
+    _run(spec, min(deals, 1000))  # compiled, warm
+    ratios: list[float] = []
+    own: list[float] = []
+    alone: list[float] = []
+    for _ in range(repeats):
+        pairs: list[tuple[float, float, int]] = []
+        with _paired(game, pairs, rng):
+            wall = _run(spec, deals)
+        engine = sum(b for _, b, _ in pairs)
+        own.append((wall - sum(a + b for a, b, _ in pairs)) / engine)
+        alone.append(engine)
+        ratios += [a / b for a, b, count in pairs if count >= PAIRED_FROM or count == deals]
+    ratios.sort()
+    calls, runner = statistics.median(ratios) - 1, statistics.median(own)
+    e = statistics.median(alone)
     total = deals * replays(spec)
     unit = games.get(spec.game).unit(spec.match["mode"])
-    echo(f"runner: {spec.name}, {total:,} {unit} ({deals:,} deals x {replays(spec)} replays, "
-         f"{len(engines[0])} chunk{'s' if len(engines[0]) > 1 else ''}), {repeats} runs")
-    echo(f"  engine alone      {e:7.3f} s   {total / e:12,.0f} {unit}/s   (each chunk at its fastest)")
-    echo(f"  simkit run        {r:7.3f} s   {total / r:12,.0f} {unit}/s   (each chunk and the files at their "
-         "fastest; statistics, chunk files, stats.parquet, meta.json)")
-    overhead = r / e - 1
-    echo(f"  runner overhead   {100 * overhead:+6.1f}%   (the runs one by one: median "
-         f"{100 * (statistics.median(ratios) - 1):+.1f}%, from {100 * (ratios[0] - 1):+.1f}% "
-         f"to {100 * (ratios[-1] - 1):+.1f}%)")
+    quarter = len(ratios) // 4
+    chunks = len(plan(spec, deals))
+    echo(f"runner: {spec.name}, {total:,} {unit} ({deals:,} deals x {replays(spec)} replays, {chunks} "
+         f"chunk{'s' if chunks > 1 else ''}), {repeats} runs")
+    echo(f"  engine alone      {e:7.3f} s   {total / e:12,.0f} {unit}/s   (median of the runs)")
+    echo(f"  statistics        {100 * calls:+6.1f}%   in the engine's calls (median of {len(ratios)} paired calls; "
+         f"quartiles {100 * (ratios[quarter] - 1):+.1f}% and {100 * (ratios[-1 - quarter] - 1):+.1f}%)")
+    echo(f"  runner's own      {100 * runner:+6.1f}%   (Python between the calls, chunk files, stats.parquet, "
+         f"meta.json: {runner * e:.3f} s)")
+    overhead = calls + runner
+    speed = total / (e * (1 + overhead))
+    echo(f"  runner overhead   {100 * overhead:+6.1f}%   ({speed:,.0f} {unit}/s in `simkit run`)")
     for k in dask_workers:
-        d = _runner(spec, deals, workers=k)  # start-up included, as a user meets it
+        d = _run(spec, deals, workers=k)  # start-up included, as a user meets it
         warm = _on_warm_cluster(spec, deals, k)
         echo(f"  dask, {k} worker{'s' if k > 1 else ' '} {d:7.3f} s   {total / d:12,.0f} {unit}/s   "
              f"(a local cluster of one-thread processes, started and stopped); on a cluster already up and "
@@ -101,7 +128,4 @@ def _on_warm_cluster(spec: Spec, hands: int, workers: int) -> float:
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
                       silence_logs=logging.ERROR, env={"NUMBA_NUM_THREADS": "1"}) as cluster, Client(cluster) as client:
         client.run(reduce_chunk, spec, 0, 1, warm_up=True)
-        with tempfile.TemporaryDirectory(prefix="simkit-bench-") as tmp:
-            start = time.perf_counter()
-            write_results(spec, str(Path(tmp) / "run"), hands=hands, scheduler=cluster.scheduler_address)
-            return time.perf_counter() - start
+        return _run(spec, hands, scheduler=cluster.scheduler_address)

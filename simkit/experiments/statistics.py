@@ -244,14 +244,11 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
 
 
 def _plan(lay: Layout) -> dict:
-    """Which measures a tally compares and counts (simkit.tally.Tally's arguments)."""
+    """Which measures a tally compares and counts (simkit.tally.Tally's arguments): the game's
+    measures count the histograms' values themselves."""
     m = lay.measures
-    table = lay.table_measures
-    return {"main": lay.seat_measures.index(m.main),
-            "seat_histogram": lay.seat_measures.index(m.seat_histogram) if m.seat_histogram else None,
-            "table_histogram": table.index(m.table_histogram) if m.table_histogram else None,
-            # Ezelen's first signal is counted only where there was one
-            "table_keep": table.index("signalled") if m.table_histogram == "first_signal" else None}
+    return {"main": lay.seat_measures.index(m.main), "seat_histogram": m.seat_histogram is not None,
+            "table_histogram": m.table_histogram is not None}
 
 
 def _place_pairs(seat: Moments, part: Moments, half: list[tuple[int, int]], lay: Layout, ci: int) -> None:

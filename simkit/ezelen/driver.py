@@ -3,9 +3,9 @@
 Round j of match m in a run with seed S draws from key = rng.hand_state(rng.match_seed(S, m), j),
 so any split into chunks or threads gives bit-identical results. A run of single rounds plays
 round 0 of matches first, first+1, … (so its rounds are the first rounds of the same run's
-matches). The parallel drivers replay each block of deals in every rotation of the lineup
-(order[r, s]: the lineup entry seated at s in rotation r; params and model per rotation) before
-the next block, so a deal's sums stay in the cache from its first replay to its last.
+matches). The parallel drivers play each deal in every rotation of the lineup (order[r, s]: the
+lineup entry seated at s in rotation r; params and model per rotation) before the next, and add
+it to the tally (simkit.tally) as it is played.
 """
 
 import numba as nb
@@ -25,12 +25,12 @@ from simkit.ezelen.engine import (
     play_round,
     start_round,
 )
-from simkit.ezelen.measures import END, match_rows, round_rows
+from simkit.ezelen.measures import add_match_end, add_round, add_rounds
 from simkit.ezelen.rules import DONKEY_AT, MAX_PLAYERS, N_VALUES
 from simkit.ezelen.strategy import LINEUP, MEMORY_SIZE
 from simkit.lowlevel import arranged
 from simkit.rng import hand_state, match_seed
-from simkit.tally import ROWS, TALLY, TALLY_WIDE, add_rows, buffers, counting
+from simkit.tally import TALLY, TALLY_WIDE, buffers, counting, deal_end, flush
 
 _F2 = nb.float64[:, ::1]
 _ROTATED = (nb.int64[:, ::1], nb.float64[:, :, ::1], nb.float64[:, :, ::1])  # order[r, s], params, model [r, s, :]
@@ -65,13 +65,6 @@ def _scratch():
 
 
 @nb.njit(cache=True)
-def _gathered(tally, n):
-    """A block's outcomes gathered for the tally, got[k, i] (loser, reason, first signal, turns of
-    outcome i; reason END: a match's end), and its row buffers (simkit.tally.buffers)."""
-    return np.zeros((4, ROWS), dtype=np.int64), buffers(tally, n)
-
-
-@nb.njit(cache=True)
 def _round_scratch():
     """`_scratch`, with the deal as dealt, the round's generator, no letters and no log."""
     hands, views, memory, rngs, stack, state, copies, outcome, e = _scratch()
@@ -84,11 +77,10 @@ def _round_scratch():
 def _rounds_range(strats, order, params, model, n, beat, max_turns, seed, first, lo, hi, loser, reason, turns,
                   first_signal, err, tally, b):
     """Rounds first+lo .. first+hi-1, each dealt once and played in every rotation r, into
-    [r, lo..hi-1], and into the tally (as block b) a buffer's worth of rounds at a time; stops at
+    [r, lo..hi-1], and each into the tally (as block b) once played in every rotation; stops at
     the first illegal move (err: rotation, round, 0, the engine's row)."""
     hands, views, memory, rngs, stack, state, copies, outcome, e, dealt, rng, letters, log = _round_scratch()
-    bufs = buffers(tally, n)
-    span = max(1, ROWS // order.shape[0])  # rounds whose rows fill a buffer
+    counted, kept = counting(tally), buffers(tally)
     for i in range(lo, hi):
         key = hand_state(match_seed(seed, first + i), 0)
         rng[0] = key
@@ -107,17 +99,10 @@ def _rounds_range(strats, order, params, model, n, beat, max_turns, seed, first,
             reason[r, i] = outcome[REASON]
             turns[r, i] = outcome[TURNS]
             first_signal[r, i] = outcome[FIRST_SIGNAL]
-        if counting(tally) and ((i + 1 - lo) % span == 0 or i == hi - 1):
-            _tally_rounds(loser, reason, first_signal, turns, i + 1 - ((i - lo) % span + 1), i + 1, tally, b, bufs)
-
-
-@nb.njit(cache=True)
-def _tally_rounds(loser, reason, first_signal, turns, lo, hi, tally, b, bufs):
-    """Rounds lo..hi-1 (deal slots lo..hi-1) of every rotation, played by block b, into the
-    tally while they are in the cache."""
-    slot, rotation, seat, table, kept = bufs
-    count = round_rows(loser, reason, first_signal, turns, lo, hi, slot, rotation, seat, table)
-    add_rows(tally, b, slot, rotation, seat, table, count, kept)
+        if counted:
+            add_rounds(loser, reason, first_signal, turns, i, n, tally, kept, b)
+    if counted:
+        flush(tally, kept, b)
 
 
 @nb.njit(_ROUNDS_SIG, parallel=True, nogil=True, cache=True)
@@ -139,22 +124,13 @@ def play_rounds(strats, order, params, model, n, beat, max_turns, seed, first, l
 
 
 @nb.njit(cache=True)
-def _add_outcomes(got, count, letters, tally, b, slot, rotation, seat, table, kept):
-    """A block's gathered outcomes 0..count-1 of matches' rounds and ends into the tally."""
-    count = match_rows(got[0], got[1], got[2], got[3], letters, count, slot, rotation, seat, table)
-    add_rows(tally, b, slot, rotation, seat, table, count, kept)
-
-
-@nb.njit(cache=True)
 def _matches_range(strats, order, params, model, n, beat, max_turns, max_rounds, seed, first, lo, hi, donkey,
                    rounds, letters, reasons, offsets, loser_of, reason_of, turns_of, first_signal_of, err, tally, b):
     """Matches first+lo .. first+hi-1, each in every rotation r; with offsets[r] not empty also
     every round of match m into rows offsets[r, m].. of the per-round arrays. Match m is deal
-    slot m of the tally: its rounds' outcomes and its end, as played, gathered ROWS at a time."""
+    slot m of the tally: its rounds and its end are added as they are played."""
     hands, views, memory, rngs, stack, state, copies, outcome, e = _scratch()
-    counted = counting(tally)
-    got, (slot, rotation, seat, table, kept) = _gathered(tally, n)
-    k = 0
+    counted, kept = counting(tally), buffers(tally)
     rng = np.zeros(1, dtype=np.uint64)
     held = np.zeros(MAX_PLAYERS, dtype=np.int64)
     log = np.zeros((0, MAX_PLAYERS), dtype=np.int64)
@@ -182,13 +158,8 @@ def _matches_range(strats, order, params, model, n, beat, max_turns, max_rounds,
                     turns_of[row] = outcome[TURNS]
                     first_signal_of[row] = outcome[FIRST_SIGNAL]
                 if counted:
-                    got[0, k], got[1, k], got[2, k], got[3, k] = (outcome[LOSER], outcome[REASON],
-                                                                  outcome[FIRST_SIGNAL], outcome[TURNS])
-                    slot[k], rotation[k] = m, r
-                    k += 1
-                    if k == ROWS:
-                        _add_outcomes(got, k, letters, tally, b, slot, rotation, seat, table, kept)
-                        k = 0
+                    add_round(tally, kept, b, r, n, outcome[LOSER], outcome[REASON], outcome[FIRST_SIGNAL],
+                              outcome[TURNS])
                 j += 1
                 reasons[r, m, outcome[REASON]] += 1
                 loser = outcome[LOSER]
@@ -201,14 +172,11 @@ def _matches_range(strats, order, params, model, n, beat, max_turns, max_rounds,
             for s in range(n):
                 letters[r, m, s] = held[s]
             if counted:
-                got[0, k], got[1, k] = donkey[r, m], END
-                slot[k], rotation[k] = m, r
-                k += 1
-                if k == ROWS:
-                    _add_outcomes(got, k, letters, tally, b, slot, rotation, seat, table, kept)
-                    k = 0
-    if k:
-        _add_outcomes(got, k, letters, tally, b, slot, rotation, seat, table, kept)
+                add_match_end(tally, kept, r, donkey[r, m], letters[r, m])
+        if counted:
+            deal_end(tally, kept, b, m)
+    if counted:
+        flush(tally, kept, b)
 
 
 @nb.njit(_MATCHES_SIG, parallel=True, nogil=True, cache=True)

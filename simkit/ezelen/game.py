@@ -104,10 +104,10 @@ def _measured(played: dict[str, np.ndarray], n: int, first: int) -> pa.Table:
 
 
 def _measures(mode: str) -> Measures:
-    from simkit.ezelen.measures import MATCH_SEAT, SEAT, TABLE
+    from simkit.ezelen.measures import MATCH_SEAT, SEAT, TABLE, TABLE_HISTOGRAM
 
     rounds = (("lost", "rows"), ("lost_last", "rows"), ("lost_tempo", "rows"))
-    return Measures(MATCH_SEAT if mode == "ezel" else SEAT, TABLE, "lost", table_histogram="first_signal",
+    return Measures(MATCH_SEAT if mode == "ezel" else SEAT, TABLE, "lost", table_histogram=TABLE_HISTOGRAM,
                     many_rows=mode == "ezel", shares=rounds + ((("donkey", "matches"),) if mode == "ezel" else ()),
                     table_shares=tuple((why, "rows") for why in ("last", "tempo", "tie", "stalled", "signalled")))
 

@@ -1,9 +1,9 @@
 """Drivers over many hands: parallel play for statistics, serial play with logs for traces.
 
 Hand i always starts from rng.hand_state(seed, i), so any split into chunks or threads gives
-bit-identical results. The parallel drivers replay each block of deals in every rotation of the
-lineup (order[r, s]: the lineup entry seated at s in rotation r) before the next block, so a
-deal's sums stay in the cache from its first replay to its last (simkit.tally).
+bit-identical results. The parallel drivers play each deal in every rotation of the lineup
+(order[r, s]: the lineup entry seated at s in rotation r) before the next, and add it to the
+tally (simkit.tally) while its results are in the cache.
 """
 
 import numba as nb
@@ -12,11 +12,11 @@ import numpy as np
 from simkit.blocks import block_range
 from simkit.lowlevel import arranged
 from simkit.rng import hand_state, match_seed
-from simkit.tally import ROWS, TALLY, add_rows, buffers, counting
+from simkit.tally import TALLY, buffers, counting, flush
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.deal import STACK_DTYPE, STACK_SIZE, deal
 from simkit.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, penalty_of, play, seed_seats
-from simkit.whos_the_ass.measures import hand_rows, match_rows
+from simkit.whos_the_ass.measures import add_hand, add_match
 from simkit.whos_the_ass.rules import MAX_PLAYERS, N_CODES
 from simkit.whos_the_ass.strategy import LINEUP
 
@@ -53,11 +53,10 @@ def _scratch():
 @nb.njit(cache=True)
 def _play_range(strats, order, params, n, ass_joker, seed, first, lo, hi, penalties, tricks, ass_end, err, tally, b):
     """Hands first+lo .. first+hi-1, each dealt once and played in every rotation r, into
-    [r, lo..hi-1], and into the tally (as block b) a buffer's worth of hands at a time; stops at
+    [r, lo..hi-1], and each into the tally (as block b) once played in every rotation; stops at
     the first illegal move (err: rotation, hand, the engine's row)."""
     hands, view, stack, rng, rngs, scores, log, e, dealt = _scratch()
-    bufs = buffers(tally, n)
-    span = max(1, ROWS // order.shape[0])  # hands whose rows fill a buffer
+    counted, kept = counting(tally), buffers(tally)
     for h in range(lo, hi):
         key = hand_state(seed, first + h)
         rng[0] = key
@@ -74,17 +73,10 @@ def _play_range(strats, order, params, n, ass_joker, seed, first, lo, hi, penalt
             ass_end[r, h] = view[V.ASS_HOLDER]
             for s in range(n):
                 penalties[r, h, s] = penalty_of(hands[s])
-        if counting(tally) and ((h + 1 - lo) % span == 0 or h == hi - 1):
-            _tally_hands(penalties, ass_end, tricks, h + 1 - ((h - lo) % span + 1), h + 1, tally, b, bufs)
-
-
-@nb.njit(cache=True)
-def _tally_hands(penalties, ass_end, tricks, lo, hi, tally, b, bufs):
-    """Hands lo..hi-1 (deal slots lo..hi-1) of every rotation, played by block b, into the
-    tally while they are in the cache."""
-    slot, rotation, seat, table, kept = bufs
-    count = hand_rows(penalties, ass_end, tricks, lo, hi, slot, rotation, seat, table)
-    add_rows(tally, b, slot, rotation, seat, table, count, kept)
+        if counted:
+            add_hand(penalties, ass_end, tricks, h, tally, kept, b)
+    if counted:
+        flush(tally, kept, b)
 
 
 @nb.njit(_PLAY_SIG, parallel=True, nogil=True, cache=True)
@@ -134,12 +126,11 @@ def trace_hands(strats, params, n, ass_joker, seed, first, deals, finals, logs, 
 @nb.njit(cache=True)
 def _match_range(strats, order, params, n, ass_joker, seed, first, hands_per_match, threshold, lo, hi,
                  totals, lengths, err, tally, b):
-    """Matches first+lo .. first+hi-1, each in every rotation r, into [r, lo..hi-1], and into the
-    tally (as block b) a buffer's worth at a time; stops at the first illegal move (err:
-    rotation, match, the engine's row)."""
+    """Matches first+lo .. first+hi-1, each in every rotation r, into [r, lo..hi-1], and each
+    into the tally (as block b) once played in every rotation; stops at the first illegal move
+    (err: rotation, match, the engine's row)."""
     hands, view, stack, rng, rngs, _, log, e, _ = _scratch()
-    bufs = buffers(tally, n)
-    span = max(1, ROWS // order.shape[0])
+    counted, kept = counting(tally), buffers(tally)
     for m in range(lo, hi):
         ms = match_seed(seed, first + m)
         for r in range(order.shape[0]):
@@ -163,16 +154,10 @@ def _match_range(strats, order, params, n, ass_joker, seed, first, hands_per_mat
                 if threshold > 0 and scores[:n].max() >= threshold:
                     break
             lengths[r, m] = j
-        if counting(tally) and ((m + 1 - lo) % span == 0 or m == hi - 1):
-            _tally_matches(totals, lengths, m + 1 - ((m - lo) % span + 1), m + 1, tally, b, bufs)
-
-
-@nb.njit(cache=True)
-def _tally_matches(totals, lengths, lo, hi, tally, b, bufs):
-    """Matches lo..hi-1 (deal slots lo..hi-1) of every rotation, played by block b, into the tally."""
-    slot, rotation, seat, table, kept = bufs
-    count = match_rows(totals, lengths, lo, hi, slot, rotation, seat, table)
-    add_rows(tally, b, slot, rotation, seat, table, count, kept)
+        if counted:
+            add_match(totals, lengths, m, tally, kept, b)
+    if counted:
+        flush(tally, kept, b)
 
 
 @nb.njit(_MATCH_SIG, parallel=True, nogil=True, cache=True)

@@ -40,12 +40,22 @@ def _measured(played: dict[str, np.ndarray], n: int, first: int) -> pa.Table:
 
 
 def _measures(mode: str) -> Measures:
-    from simkit.whos_the_ass.measures import MATCH_SEAT, MATCH_TABLE, SEAT, TABLE, WIN_SCALE
+    from simkit.whos_the_ass.measures import (
+        HISTOGRAMS,
+        MATCH_HISTOGRAMS,
+        MATCH_SEAT,
+        MATCH_TABLE,
+        SEAT,
+        TABLE,
+        WIN_SCALE,
+    )
 
     if mode == "single":
-        return Measures(SEAT, TABLE, "penalty", seat_histogram="penalty", table_histogram="tricks",
+        seat, table = HISTOGRAMS
+        return Measures(SEAT, TABLE, "penalty", seat_histogram=seat, table_histogram=table,
                         shares=(("out", "rows"), ("ass", "rows")))
-    return Measures(MATCH_SEAT, MATCH_TABLE, "total", seat_histogram="total", table_histogram="hands",
+    seat, table = MATCH_HISTOGRAMS
+    return Measures(MATCH_SEAT, MATCH_TABLE, "total", seat_histogram=seat, table_histogram=table,
                     scale={"win": WIN_SCALE}, shares=(("win", "rows"),))
 
 
