@@ -104,11 +104,11 @@ def table_add(tally, kept, m, v):
 
 
 @nb.njit(inline="always", cache=True)
-def rows_counted(tally, kept, r, n):
-    """One more row of the n seats and the table in rotation r, where a deal's rows are not
-    known beforehand (their counts are otherwise set when the deal ends)."""
+def rows_counted(tally, kept, r):
+    """One more row of every seat and the table in rotation r, where a deal's rows are not known
+    beforehand (their counts are otherwise set when the deal ends)."""
     if tally[2][KNOWN] == 0:
-        for s in range(n):
+        for s in range(tally[0].shape[2]):
             seat_add(tally, kept, r, s, 0, 1)
         table_add(tally, kept, 0, 1)
 

@@ -73,9 +73,9 @@ def runner_bench(spec: Spec, hands: int, echo: Callable[[str], None] = print, re
     ratio. The runner's own seconds (Python between the calls, its files): the run's wall time
     less its calls', as a share of the engine alone; the median over the runs."""
     deals = max(1, hands // replays(spec))
+    chunks = len(plan(spec, deals))
     if repeats is None:
-        calls = len(plan(spec, deals)) * len(spec.cells())
-        repeats = min(25, max(5, -(-PAIRS // calls)))
+        repeats = min(25, max(5, -(-PAIRS // (chunks * len(spec.cells())))))
     game = games.get(spec.game)
     rng = random.Random(0)
     _run(spec, min(deals, 1000))  # compiled, warm
@@ -96,7 +96,6 @@ def runner_bench(spec: Spec, hands: int, echo: Callable[[str], None] = print, re
     total = deals * replays(spec)
     unit = games.get(spec.game).unit(spec.match["mode"])
     quarter = len(ratios) // 4
-    chunks = len(plan(spec, deals))
     echo(f"runner: {spec.name}, {total:,} {unit} ({deals:,} deals x {replays(spec)} replays, {chunks} "
          f"chunk{'s' if chunks > 1 else ''}), {repeats} runs")
     echo(f"  engine alone      {e:7.3f} s   {total / e:12,.0f} {unit}/s   (median of the runs)")

@@ -100,7 +100,7 @@ def _rounds_range(strats, order, params, model, n, beat, max_turns, seed, first,
             turns[r, i] = outcome[TURNS]
             first_signal[r, i] = outcome[FIRST_SIGNAL]
         if counted:
-            add_rounds(loser, reason, first_signal, turns, i, n, tally, kept, b)
+            add_rounds(loser, reason, first_signal, turns, i, tally, kept, b)
     if counted:
         flush(tally, kept, b)
 
@@ -158,7 +158,7 @@ def _matches_range(strats, order, params, model, n, beat, max_turns, max_rounds,
                     turns_of[row] = outcome[TURNS]
                     first_signal_of[row] = outcome[FIRST_SIGNAL]
                 if counted:
-                    add_round(tally, kept, b, r, n, outcome[LOSER], outcome[REASON], outcome[FIRST_SIGNAL],
+                    add_round(tally, kept, b, r, outcome[LOSER], outcome[REASON], outcome[FIRST_SIGNAL],
                               outcome[TURNS])
                 j += 1
                 reasons[r, m, outcome[REASON]] += 1

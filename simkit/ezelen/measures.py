@@ -22,9 +22,9 @@ _ROUND = len(SEAT)
 
 
 @nb.njit(inline="always", cache=True)
-def _round(tally, kept, b, r, n, loser, why, signal, turns):
+def add_round(tally, kept, b, r, loser, why, signal, turns):
     """One round's outcome in rotation r (loser -1: nobody lost) into block b's tally."""
-    rows_counted(tally, kept, r, n)
+    rows_counted(tally, kept, r)
     last, tempo = why == LAST, why == TEMPO
     if loser >= 0:
         seat_add(tally, kept, r, loser, 1, 1)
@@ -41,19 +41,13 @@ def _round(tally, kept, b, r, n, loser, why, signal, turns):
 
 
 @nb.njit(cache=True, _nrt=False)
-def add_rounds(loser, reason, first_signal, turns, i, n, tally, kept, b):
+def add_rounds(loser, reason, first_signal, turns, i, tally, kept, b):
     """Single round i of every rotation r (loser[r, i], ...) into block b's tally, each its
     deal's whole replay."""
     for r in range(turns.shape[0]):
-        _round(tally, kept, b, r, n, loser[r, i], reason[r, i], first_signal[r, i], turns[r, i])
+        add_round(tally, kept, b, r, loser[r, i], reason[r, i], first_signal[r, i], turns[r, i])
         replay_end(tally, kept, r)
     deal_end(tally, kept, b, i)
-
-
-@nb.njit(cache=True, _nrt=False)
-def add_round(tally, kept, b, r, n, loser, why, signal, turns):
-    """A round of a match in rotation r into block b's tally."""
-    _round(tally, kept, b, r, n, loser, why, signal, turns)
 
 
 @nb.njit(cache=True, _nrt=False)
