@@ -281,20 +281,16 @@ def test_ctrl_c_reaches_the_main_thread_while_the_worker_is_busy():
     assert interrupt.call(lambda: 7) == 7  # a fresh worker serves the next call
 
 
-def test_the_engine_is_not_slowed_measurably(lowest4, monkeypatch):
+def test_the_worker_returns_what_the_engine_returns_directly(lowest4, monkeypatch):
+    """The interruptible worker only moves the call to another thread (its cost is part of the
+    runner's overhead that `simkit bench --runner-only` measures, not a unit test's business)."""
     from simkit.whos_the_ass import batch
 
-    def per_call():
-        batch.play(lowest4, 10, 1)
-        start = time.perf_counter()
-        for _ in range(30):
-            batch.play(lowest4, 1, 1)
-        return (time.perf_counter() - start) / 30
-
-    through_worker = min(per_call() for _ in range(3))
+    through_worker = batch.play(lowest4, 200, 5)
     monkeypatch.setattr(interrupt, "_interruptible", lambda: False)  # called directly
-    direct = min(per_call() for _ in range(3))
-    assert through_worker < direct * 1.1 + 0.0005, (through_worker, direct)
+    direct = batch.play(lowest4, 200, 5)
+    for field in ("penalties", "tricks", "ass_end"):
+        assert getattr(through_worker, field).tobytes() == getattr(direct, field).tobytes(), field
 
 
 def _interrupt(command: list, tmp_path: Path, ready: float = 0) -> tuple[int, str, str, float]:
