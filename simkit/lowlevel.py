@@ -4,6 +4,7 @@ drivers.
 They only change how the engine reaches what it already holds; none copies an array or frees it.
 """
 
+import numba as nb
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 from numba.np.arrayobj import populate_array
@@ -88,3 +89,19 @@ def readonly(typingctx, arr):
         return args[0]
 
     return sig, codegen
+
+
+@nb.njit(inline="always", cache=True)
+def copy_rows(dst, src):
+    """dst[:] = src for 2-D arrays of one shape, with no temporary: a slice assignment may copy
+    its source first, which needs numba's runtime, and the drivers' loops run without it."""
+    for i in range(src.shape[0]):
+        for j in range(src.shape[1]):
+            dst[i, j] = src[i, j]
+
+
+@nb.njit(inline="always", cache=True)
+def put(dst, at, src):
+    """dst[at:at + len(src)] = src for 1-D arrays, with no temporary (as `copy_rows`)."""
+    for k in range(src.shape[0]):
+        dst[at + k] = src[k]

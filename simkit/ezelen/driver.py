@@ -28,7 +28,7 @@ from simkit.ezelen.engine import (
 from simkit.ezelen.measures import add_match_end, add_round, add_rounds
 from simkit.ezelen.rules import DONKEY_AT, MAX_PLAYERS, N_VALUES
 from simkit.ezelen.strategy import LINEUP, MEMORY_SIZE
-from simkit.lowlevel import arranged
+from simkit.lowlevel import arranged, copy_rows, put
 from simkit.rng import hand_state, match_seed
 from simkit.tally import TALLY, TALLY_WIDE, buffers, counting, deal_end, flush
 
@@ -73,27 +73,29 @@ def _round_scratch():
             np.zeros((0, MAX_PLAYERS), dtype=np.int64))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _rounds_range(strats, order, params, model, n, beat, max_turns, seed, first, lo, hi, loser, reason, turns,
-                  first_signal, err, tally, b):
+                  first_signal, err, tally, b, scratch, kept):
     """Rounds first+lo .. first+hi-1, each dealt once and played in every rotation r, into
-    [r, lo..hi-1], and each into the tally (as block b) once played in every rotation; stops at
-    the first illegal move (err: rotation, round, 0, the engine's row)."""
-    hands, views, memory, rngs, stack, state, copies, outcome, e, dealt, rng, letters, log = _round_scratch()
-    counted, kept = counting(tally), buffers(tally)
+    [r, lo..hi-1], and each into the tally (as block b, its buffers `kept`) once played in every
+    rotation; stops at the first illegal move (err: rotation, round, 0, the engine's row). In
+    arrays made beforehand (`_round_scratch`), without numba's reference counting (see
+    simkit.tally)."""
+    hands, views, memory, rngs, stack, state, copies, outcome, e, dealt, rng, letters, log = scratch
+    counted = counting(tally)
     for i in range(lo, hi):
         key = hand_state(match_seed(seed, first + i), 0)
         rng[0] = key
         deal(dealt, stack, n, rng)
         after = rng[0]  # the round's generator once dealt
         for r in range(order.shape[0]):
-            hands[:] = dealt
+            copy_rows(hands, dealt)
             rng[0] = after
             start_round(views, memory, rngs, key, n, 0, letters)
             if play_round(arranged(strats, order[r]), params[r], model[r], n, beat, max_turns, hands, views, memory,
                           rngs, rng, state, copies, outcome, log, e) < 0:
                 err[0], err[1], err[2] = r, first + i, 0
-                err[3:] = e
+                put(err, 3, e)
                 return
             loser[r, i] = outcome[LOSER]
             reason[r, i] = outcome[REASON]
@@ -119,21 +121,20 @@ def play_rounds(strats, order, params, model, n, beat, max_turns, seed, first, l
     for b in nb.prange(blocks):
         lo, hi = block_range(b, blocks, count)
         _rounds_range(strats, order, params, model, n, beat, max_turns, seed, first, lo, hi, loser, reason, turns,
-                      first_signal, errs[b], tally, b)
+                      first_signal, errs[b], tally, b, _round_scratch(), buffers(tally))
     return errs
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _matches_range(strats, order, params, model, n, beat, max_turns, max_rounds, seed, first, lo, hi, donkey,
-                   rounds, letters, reasons, offsets, loser_of, reason_of, turns_of, first_signal_of, err, tally, b):
+                   rounds, letters, reasons, offsets, loser_of, reason_of, turns_of, first_signal_of, err, tally, b,
+                   scratch, kept, rng, held, log):
     """Matches first+lo .. first+hi-1, each in every rotation r; with offsets[r] not empty also
     every round of match m into rows offsets[r, m].. of the per-round arrays. Match m is deal
-    slot m of the tally: its rounds and its end are added as they are played."""
-    hands, views, memory, rngs, stack, state, copies, outcome, e = _scratch()
-    counted, kept = counting(tally), buffers(tally)
-    rng = np.zeros(1, dtype=np.uint64)
-    held = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    log = np.zeros((0, MAX_PLAYERS), dtype=np.int64)
+    slot m of the tally (its buffers `kept`): its rounds and its end are added as they are
+    played. In arrays made beforehand, without numba's reference counting (see simkit.tally)."""
+    hands, views, memory, rngs, stack, state, copies, outcome, e = scratch
+    counted = counting(tally)
     for m in range(lo, hi):
         ms = match_seed(seed, first + m)
         for r in range(order.shape[0]):
@@ -149,7 +150,7 @@ def _matches_range(strats, order, params, model, n, beat, max_turns, max_rounds,
                 if play_round(lineup, params[r], model[r], n, beat, max_turns, hands, views, memory, rngs, rng,
                               state, copies, outcome, log, e) < 0:
                     err[0], err[1], err[2] = r, first + m, j
-                    err[3:] = e
+                    put(err, 3, e)
                     return
                 if offsets.shape[1] > 0:
                     row = offsets[r, m] + j
@@ -172,7 +173,7 @@ def _matches_range(strats, order, params, model, n, beat, max_turns, max_rounds,
             for s in range(n):
                 letters[r, m, s] = held[s]
             if counted:
-                add_match_end(tally, kept, r, donkey[r, m], letters[r, m])
+                add_match_end(tally, kept, r, j, donkey[r, m], letters[r, m])
         if counted:
             deal_end(tally, kept, b, m)
     if counted:
@@ -194,7 +195,8 @@ def play_matches(strats, order, params, model, n, beat, max_turns, max_rounds, s
         lo, hi = block_range(b, blocks, count)
         _matches_range(strats, order, params, model, n, beat, max_turns, max_rounds, seed, first, lo, hi, donkey,
                        rounds, letters, reasons, offsets, loser_of, reason_of, turns_of, first_signal_of, errs[b],
-                       tally, b)
+                       tally, b, _scratch(), buffers(tally), np.zeros(1, dtype=np.uint64),
+                       np.zeros(MAX_PLAYERS, dtype=np.int64), np.zeros((0, MAX_PLAYERS), dtype=np.int64))
     return errs
 
 

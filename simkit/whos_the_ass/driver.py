@@ -10,7 +10,7 @@ import numba as nb
 import numpy as np
 
 from simkit.blocks import block_range
-from simkit.lowlevel import arranged
+from simkit.lowlevel import arranged, copy_rows, put
 from simkit.rng import hand_state, match_seed
 from simkit.tally import TALLY, buffers, counting, flush
 from simkit.whos_the_ass import view as V
@@ -50,24 +50,26 @@ def _scratch():
             np.zeros((MAX_PLAYERS, N_CODES), dtype=np.int64))
 
 
-@nb.njit(cache=True)
-def _play_range(strats, order, params, n, ass_joker, seed, first, lo, hi, penalties, tricks, ass_end, err, tally, b):
+@nb.njit(cache=True, _nrt=False)
+def _play_range(strats, order, params, n, ass_joker, seed, first, lo, hi, penalties, tricks, ass_end, err, tally, b,
+                scratch, kept):
     """Hands first+lo .. first+hi-1, each dealt once and played in every rotation r, into
-    [r, lo..hi-1], and each into the tally (as block b) once played in every rotation; stops at
-    the first illegal move (err: rotation, hand, the engine's row)."""
-    hands, view, stack, rng, rngs, scores, log, e, dealt = _scratch()
-    counted, kept = counting(tally), buffers(tally)
+    [r, lo..hi-1], and each into the tally (as block b, its buffers `kept`) once played in every
+    rotation; stops at the first illegal move (err: rotation, hand, the engine's row). In arrays
+    made beforehand (`_scratch`), without numba's reference counting (see simkit.tally)."""
+    hands, view, stack, rng, rngs, scores, log, e, dealt = scratch
+    counted = counting(tally)
     for h in range(lo, hi):
         key = hand_state(seed, first + h)
         rng[0] = key
         leader = deal(dealt, stack, n, rng)
         for r in range(order.shape[0]):
-            hands[:] = dealt
+            copy_rows(hands, dealt)
             seed_seats(rngs, key, n)
             t = play(arranged(strats, order[r]), params[r], n, ass_joker, leader, hands, view, rngs, scores, 0, log, e)
             if t < 0:
                 err[0], err[1] = r, first + h
-                err[2:] = e
+                put(err, 2, e)
                 return
             tricks[r, h] = t
             ass_end[r, h] = view[V.ASS_HOLDER]
@@ -95,7 +97,7 @@ def play_hands(strats, order, params, n, ass_joker, seed, first, penalties, tric
     for b in nb.prange(blocks):
         lo, hi = block_range(b, blocks, count)
         _play_range(strats, order, params, n, ass_joker, seed, first, lo, hi, penalties, tricks, ass_end, errs[b],
-                    tally, b)
+                    tally, b, _scratch(), buffers(tally))
     return errs
 
 
@@ -123,14 +125,24 @@ def trace_hands(strats, params, n, ass_joker, seed, first, deals, finals, logs, 
         finals[r] = hands
 
 
-@nb.njit(cache=True)
+@nb.njit(inline="always", cache=True)
+def _reached(scores, n, threshold):
+    """Whether a total of the n seats has reached the threshold (W18)."""
+    for s in range(n):
+        if scores[s] >= threshold:
+            return True
+    return False
+
+
+@nb.njit(cache=True, _nrt=False)
 def _match_range(strats, order, params, n, ass_joker, seed, first, hands_per_match, threshold, lo, hi,
-                 totals, lengths, err, tally, b):
+                 totals, lengths, err, tally, b, scratch, kept):
     """Matches first+lo .. first+hi-1, each in every rotation r, into [r, lo..hi-1], and each
-    into the tally (as block b) once played in every rotation; stops at the first illegal move
-    (err: rotation, match, the engine's row)."""
-    hands, view, stack, rng, rngs, _, log, e, _ = _scratch()
-    counted, kept = counting(tally), buffers(tally)
+    into the tally (as block b, its buffers `kept`) once played in every rotation; stops at the
+    first illegal move (err: rotation, match, the engine's row). In arrays made beforehand,
+    without numba's reference counting."""
+    hands, view, stack, rng, rngs, _, log, e, _ = scratch
+    counted = counting(tally)
     for m in range(lo, hi):
         ms = match_seed(seed, first + m)
         for r in range(order.shape[0]):
@@ -144,14 +156,14 @@ def _match_range(strats, order, params, n, ass_joker, seed, first, hands_per_mat
                 leader = deal(hands, stack, n, rng)
                 if play(lineup, params[r], n, ass_joker, leader, hands, view, rngs, scores, j, log, e) < 0:
                     err[0], err[1] = r, first + m
-                    err[2:] = e
+                    put(err, 2, e)
                     return
                 for s in range(n):
                     scores[s] += penalty_of(hands[s])
                 j += 1
                 if hands_per_match > 0 and j >= hands_per_match:
                     break
-                if threshold > 0 and scores[:n].max() >= threshold:
+                if threshold > 0 and _reached(scores, n, threshold):
                     break
             lengths[r, m] = j
         if counted:
@@ -172,7 +184,7 @@ def play_matches(strats, order, params, n, ass_joker, seed, first, hands_per_mat
     for b in nb.prange(blocks):
         lo, hi = block_range(b, blocks, count)
         _match_range(strats, order, params, n, ass_joker, seed, first, hands_per_match, threshold, lo, hi,
-                     totals, lengths, errs[b], tally, b)
+                     totals, lengths, errs[b], tally, b, _scratch(), buffers(tally))
     return errs
 
 

@@ -21,7 +21,7 @@ MATCH_HISTOGRAMS = ("total", "hands")
 WIN_SCALE = 27720  # lcm(1..12): a match win shared by k <= 12 players is WIN_SCALE / k
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(inline="always", cache=True)
 def add_hand(penalties, ass_end, tricks, h, tally, kept, b):
     """Hand h of every rotation r (penalties[r, h, seat], ass_end[r, h], tricks[r, h]) into block
     b's tally: the deal's sums and the histograms."""
@@ -40,7 +40,7 @@ def add_hand(penalties, ass_end, tricks, h, tally, kept, b):
     deal_end(tally, kept, b, h)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(inline="always", cache=True)
 def add_match(totals, hands, m, tally, kept, b):
     """Match m of every rotation r (totals[r, m, seat], hands[r, m]) into block b's tally, as
     `add_hand`: the lowest total wins, equal lowest totals share the win."""
