@@ -277,14 +277,37 @@ def _column_int(values: np.ndarray) -> pa.Array:
     return pa.array([Decimal(int(v)) for v in values], pa.decimal128(38, 0))
 
 
-def _part(kind: str, moment: str, values: np.ndarray, histogram: bool = False) -> dict[str, np.ndarray]:
-    """Rows of one kind and moment: every entry of values[group, a(, b)] (a histogram's nonzero ones)."""
+_KINDS = ("seat", "table", "pair", "seat-histogram", "table-histogram")
+_MOMENTS = ("present", "total", "gram", "cross", "count")
+
+
+def _part(kind: str, moment: str, values: np.ndarray, histogram: bool = False,
+          groups: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """Rows of one kind and moment: every entry of values[group, a(, b)] (a histogram's nonzero
+    ones; `groups` names the rows of values, default 0..); kind and moment as their codes."""
     values = compact(np.asarray(values))
-    index = np.nonzero(values != 0) if histogram else np.indices(values.shape).reshape(values.ndim, -1)
+    index = np.nonzero(values) if histogram else np.indices(values.shape).reshape(values.ndim, -1)
     group, a = index[0], index[1]
     b = index[2] if values.ndim == 3 else np.full(len(group), -1)
-    return {"kind": np.full(len(group), kind, object), "group": group, "moment": np.full(len(group), moment, object),
-            "a": a, "b": b, "value": values[tuple(index)]}
+    return {"kind": np.full(len(group), _KINDS.index(kind), np.int8),
+            "group": group if groups is None else groups[group],
+            "moment": np.full(len(group), _MOMENTS.index(moment), np.int8), "a": a, "b": b,
+            "value": values[tuple(index)]}
+
+
+def _histograms(kind: str, hist: dict[int, np.ndarray]) -> dict[str, np.ndarray]:
+    """One kind of histogram's rows: its groups' counts laid in one matrix, its nonzero bins."""
+    groups = np.array(sorted(hist), np.int64)
+    width = max((len(hist[g]) for g in hist), default=0)
+    wide = any(np.asarray(c).dtype == object for c in hist.values())  # Python integers (`_part` compacts)
+    counts = np.zeros((len(groups), width), object if wide else np.int64)
+    for row, g in enumerate(groups):
+        counts[row, :len(hist[g])] = hist[g]
+    return _part(kind, "count", counts, histogram=True, groups=groups)
+
+
+def _coded(codes: np.ndarray, names: tuple[str, ...]) -> pa.Array:
+    return pa.DictionaryArray.from_arrays(pa.array(codes, pa.int8()), pa.array(names))
 
 
 def to_table(stats: Statistics) -> pa.Table:
@@ -297,15 +320,12 @@ def to_table(stats: Statistics) -> pa.Table:
         present["a"] = np.array(counted, np.int64)[present["a"]]
         parts += [present, _part(kind, "total", moments.total), _part(kind, "gram", moments.gram)]
     parts.append(_part("pair", "cross", stats.seat.cross))
-    for kind, hist in (("seat-histogram", stats.seat_histograms), ("table-histogram", stats.table_histograms)):
-        for g, counts in sorted(hist.items()):
-            part = _part(kind, "count", np.asarray(counts)[None], histogram=True)
-            part["group"][:] = g
-            parts.append(part)
+    parts += [_histograms("seat-histogram", stats.seat_histograms),
+              _histograms("table-histogram", stats.table_histograms)]
     cols = {k: np.concatenate([part[k] for part in parts]) for k in parts[0]}
-    table = pa.table({"kind": pa.array(cols["kind"]).dictionary_encode(),
+    table = pa.table({"kind": _coded(cols["kind"], _KINDS),
                       "group": pa.array(cols["group"].astype(np.int32)),
-                      "moment": pa.array(cols["moment"]).dictionary_encode(),
+                      "moment": _coded(cols["moment"], _MOMENTS),
                       "a": pa.array(cols["a"].astype(np.int64)), "b": pa.array(cols["b"].astype(np.int32)),
                       "value": _column_int(cols["value"])})
     meta = {"format": FORMAT, "groups": lay.groups, "pairs": lay.pairs, "cells": lay.cells,
