@@ -12,11 +12,11 @@ import numpy as np
 from simkit.blocks import block_range
 from simkit.lowlevel import arranged, copy_rows, put
 from simkit.rng import hand_state, match_seed
-from simkit.tally import TALLY, buffers, counting, flush
+from simkit.tally import DEALS, TALLY, buffers, counting, flush
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.deal import STACK_DTYPE, STACK_SIZE, deal
 from simkit.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, penalty_of, play, seed_seats
-from simkit.whos_the_ass.measures import add_hand, add_match
+from simkit.whos_the_ass.measures import add_hands, add_match
 from simkit.whos_the_ass.rules import MAX_PLAYERS, N_CODES
 from simkit.whos_the_ass.strategy import LINEUP
 
@@ -58,7 +58,7 @@ def _play_range(strats, order, params, n, ass_joker, seed, first, lo, hi, penalt
     rotation; stops at the first illegal move (err: rotation, hand, the engine's row). In arrays
     made beforehand (`_scratch`), without numba's reference counting (see simkit.tally)."""
     hands, view, stack, rng, rngs, scores, log, e, dealt = scratch
-    counted = counting(tally)
+    counted, since = counting(tally), lo
     for h in range(lo, hi):
         key = hand_state(seed, first + h)
         rng[0] = key
@@ -75,8 +75,9 @@ def _play_range(strats, order, params, n, ass_joker, seed, first, lo, hi, penalt
             ass_end[r, h] = view[V.ASS_HOLDER]
             for s in range(n):
                 penalties[r, h, s] = penalty_of(hands[s])
-        if counted:
-            add_hand(penalties, ass_end, tricks, h, tally, kept, b)
+        if counted and (h + 1 - since == DEALS or h + 1 == hi):  # the deals since the last fold, at once
+            add_hands(penalties, ass_end, tricks, since, h + 1, tally, kept, b)
+            since = h + 1
     if counted:
         flush(tally, kept, b)
 

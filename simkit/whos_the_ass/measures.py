@@ -1,6 +1,7 @@
 """What a run's statistics count of a hand or a match (experiments/statistics.py), added to a
 block's tally (simkit.tally) from the engine's arrays as the driver plays them: each deal in every
-rotation before the next.
+rotation before the next, and single hands up to DEALS deals at once (each seat's sums' columns
+looked up once for all of them, not once per hand).
 
 A hand: per seat rows 1, penalty points (W17), went out, held the ass at the end; per table rows
 1, tricks; the histograms count each seat's penalty and the tricks. A match (W18): per seat rows
@@ -10,7 +11,19 @@ replay, one row per seat: the rows are known beforehand (the tally counts them).
 
 import numba as nb
 
-from simkit.tally import deal_end, replay_end, seat_add, seat_count, table_add, table_count
+from simkit.tally import (
+    deal_end,
+    groupings,
+    head_to_head_at,
+    replay_end,
+    seat_add,
+    seat_column,
+    seat_count,
+    side_of,
+    table_add,
+    table_add_at,
+    table_count,
+)
 
 SEAT = ("rows", "penalty", "out", "ass")
 TABLE = ("rows", "tricks")
@@ -22,22 +35,42 @@ WIN_SCALE = 27720  # lcm(1..12): a match win shared by k <= 12 players is WIN_SC
 
 
 @nb.njit(inline="always", cache=True)
-def add_hand(penalties, ass_end, tricks, h, tally, kept, b):
-    """Hand h of every rotation r (penalties[r, h, seat], ass_end[r, h], tricks[r, h]) into block
-    b's tally: the deal's sums and the histograms."""
+def add_hands(penalties, ass_end, tricks, lo, hi, tally, kept, b):
+    """Hands lo..hi-1 of every rotation r (penalties[r, h, seat], ass_end[r, h], tricks[r, h]),
+    at most DEALS of them since the block last folded, into block b's tally: the deals' sums
+    measure by measure (each seat's columns looked up once for all of them), the histograms,
+    then each deal ended."""
+    sums, count, n = kept[0], hi - lo, penalties.shape[2]
+    row = kept[3][0]
     for r in range(tricks.shape[0]):
-        for s in range(penalties.shape[2]):
-            p = penalties[r, h, s]
-            seat_add(tally, kept, r, s, 1, p)
-            if p == 0:
-                seat_add(tally, kept, r, s, 2, 1)
-            seat_count(tally, b, r, s, p)
-        if ass_end[r, h] >= 0:
-            seat_add(tally, kept, r, ass_end[r, h], 3, 1)
-        table_add(tally, kept, 1, tricks[r, h])
-        table_count(tally, b, tricks[r, h])
-        replay_end(tally, kept, r)
-    deal_end(tally, kept, b, h)
+        for s in range(n):
+            for k in range(groupings(tally)):
+                c = seat_column(tally, r, k, s, 1)
+                if c >= 0:
+                    out = seat_column(tally, r, k, s, 2)
+                    for i in range(count):
+                        p = penalties[r, lo + i, s]
+                        sums[row + i, c] += p
+                        sums[row + i, out] += p == 0
+        for i in range(count):
+            h = lo + i
+            a, z = 0, 0
+            for s in range(n):
+                p = penalties[r, h, s]
+                side = side_of(tally, r, s)
+                a += p * (side == 0)
+                z += p * (side == 1)
+                seat_count(tally, b, r, s, p)
+            head_to_head_at(tally, kept, i, r, a, z)
+            if ass_end[r, h] >= 0:
+                for k in range(groupings(tally)):
+                    c = seat_column(tally, r, k, ass_end[r, h], 3)
+                    if c >= 0:
+                        sums[row + i, c] += 1
+            table_add_at(tally, kept, i, 1, tricks[r, h])
+            table_count(tally, b, tricks[r, h])
+    for i in range(count):
+        deal_end(tally, kept, b, lo + i)
 
 
 @nb.njit(inline="always", cache=True)
