@@ -8,21 +8,21 @@ and counts the histograms: all in small arrays that stay in the cache, with one 
 block of the driver (integers: any split of the deals into blocks gives the same totals).
 
 A game's measures (its `measures` module) add what a deal's replays count as they are played:
-`seat_add` (a seat measure of one seat), `table_add`, `seat_count` and `table_count` (the
-histograms), `rows_counted` (a replay's rows, where a deal's rows are not known beforehand),
-`replay_end` (a replay is over: its head to head, the main measure's mean of the two sides of a
-table of two strategies) and `deal_end` (its last replay is over); a block folds the sums of up
-to DEALS ended deals at a time, and the rest with `flush` when it is done. A game may instead
-add up to DEALS deals it has played at once, measure by measure (`seat_column`, `side_of`,
-`table_add_at`, `head_to_head_at`, then `deal_end` for each): each seat's columns are looked up
-once for all of them, which costs Who's the Ass? hands about half as much. Nothing is written
-row by row: a value that is zero costs nothing. The helpers are inlined into the drivers'
-loops, which run without numba's reference counting (`_nrt=False`, their arrays made before):
-with it, each array a helper takes out of the tally's tuple is counted in and out, two atomic
-operations on a count the threads share, which cost a cheap Ezelen round a third of its time;
-and a call instead of inlining passes the tally's some 250 words. A tally is one tuple of flat arrays
-(numba-typed TALLY, or TALLY_WIDE where sums pooled over cells need int64); an empty one
-(`Tally.off`) takes nothing: the engine alone.
+`seat_add` (a seat measure of one seat; `seat_adds`, several in a row), `table_add`,
+`seat_count` and `table_count` (the histograms), `rows_counted` (a replay's rows, where a
+deal's rows are not known beforehand), `replay_end` (a replay is over: its head to head, the
+main measure's mean of the two sides of a table of two strategies) and `deal_end` (its last
+replay is over); a block folds the sums of up to DEALS ended deals at a time, and the rest with
+`flush` when it is done. A game may instead add up to DEALS deals it has played at once,
+measure by measure (`seat_column`, `side_of`, `table_add_at`, `head_to_head_at`, then
+`deal_end` for each): each seat's columns are looked up once for all of them, which costs Who's
+the Ass? hands about half as much. Nothing is written row by row. The helpers are inlined into
+the drivers' loops, which run without numba's reference counting (`_nrt=False`, their arrays
+made before): with it, each array a helper takes out of the tally's tuple is counted in and
+out, two atomic operations on a count the threads share, which cost a cheap Ezelen round a
+third of its time; and a call instead of inlining passes the tally's some 250 words. A tally is
+one tuple of flat arrays (numba-typed TALLY, or TALLY_WIDE where sums pooled over cells need
+int64); an empty one (`Tally.off`) takes nothing: the engine alone.
 """
 
 import functools
@@ -91,16 +91,25 @@ def buffers(tally):
 def seat_add(tally, kept, r, s, m, v):
     """v of seat measure m for the seat s in rotation r: into the deal's sums of each of its
     groups, and for the main measure into its side's sum for the head to head."""
+    seat_adds(tally, kept, r, s, m, (np.int64(v),))
+
+
+@nb.njit(inline="always", cache=True)
+def seat_adds(tally, kept, r, s, m, values):
+    """values[j] of seat measures m, m + 1, ... for the seat s in rotation r (a tuple of
+    integers), as `seat_add` each, the seat's groups looked up once for all of them."""
     group, side, plan = tally[0], tally[1], tally[2]
-    sums, at = kept[0], kept[3]
     if plan[SUMS] != 0:
+        sums, at = kept[0], kept[3]
         measures, deal = plan[MEASURES], at[0]
         for k in range(group.shape[1]):
             g = group[r, k, s]
             if g >= 0:
-                sums[deal, g * measures + m] += v
-        if m == plan[MAIN] and plan[PAIRS] != 0 and side[r, s] >= 0:
-            at[1 + side[r, s]] += v
+                for j in range(len(values)):
+                    sums[deal, g * measures + m + j] += values[j]
+        main = plan[MAIN] - m
+        if 0 <= main < len(values) and plan[PAIRS] != 0 and side[r, s] >= 0:
+            at[1 + side[r, s]] += values[main]
 
 
 @nb.njit(inline="always", cache=True)

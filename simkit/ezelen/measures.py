@@ -10,9 +10,10 @@ measures 0. A single round is its deal's whole replay, one row per seat (the tal
 a match's replay is its rounds and its end, its rows counted once it is over."""
 
 import numba as nb
+import numpy as np
 
 from simkit.ezelen.rules import LAST, REASONS, TEMPO
-from simkit.tally import deal_end, replay_end, rows_counted, seat_add, table_add, table_count
+from simkit.tally import deal_end, replay_end, rows_counted, seat_add, seat_adds, table_add, table_count
 
 SEAT = ("rows", "lost", "lost_last", "lost_tempo")
 MATCH_SEAT = SEAT + ("matches", "donkey", "letters")
@@ -26,10 +27,8 @@ def add_round(tally, kept, b, r, loser, why, signal, turns):
     """One round's outcome in rotation r (loser -1: nobody lost) into block b's tally, but for
     its row (counted by `add_rounds`, or `add_match_end` for the whole match). Inlined: a call
     would pass the tally's arrays, some 250 words."""
-    if loser >= 0:
-        seat_add(tally, kept, r, loser, 1, 1)
-        seat_add(tally, kept, r, loser, 2, why == LAST)
-        seat_add(tally, kept, r, loser, 3, why == TEMPO)
+    if loser >= 0:  # lost, lost as the last to copy, through tempo
+        seat_adds(tally, kept, r, loser, 1, (np.int64(1), np.int64(why == LAST), np.int64(why == TEMPO)))
     table_add(tally, kept, 1 + why, 1)  # the table measures last, tempo, tie, stalled: the reasons in order
     table_add(tally, kept, 5, signal >= 0)
     table_add(tally, kept, 6, max(signal, 0))
