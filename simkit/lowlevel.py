@@ -1,7 +1,9 @@
 """Compiled helpers below numba's Python level, for the engine's hot loop (engine.play) and its
 drivers.
 
-They only change how the engine reaches what it already holds; none copies an array or frees it.
+The intrinsics only change how the engine reaches what it already holds; none copies an array
+or frees it. `copy_rows` and `put` copy element by element where a slice assignment would need
+numba's runtime (the drivers' loops run without it).
 """
 
 import numba as nb
@@ -93,8 +95,8 @@ def readonly(typingctx, arr):
 
 @nb.njit(inline="always", cache=True)
 def copy_rows(dst, src):
-    """dst[:] = src for 2-D arrays of one shape, with no temporary: a slice assignment may copy
-    its source first, which needs numba's runtime, and the drivers' loops run without it."""
+    """dst[:] = src for 2-D arrays of one shape, with no temporary (a slice assignment may copy
+    its source first)."""
     for i in range(src.shape[0]):
         for j in range(src.shape[1]):
             dst[i, j] = src[i, j]

@@ -98,18 +98,15 @@ def seat_add(tally, kept, r, s, m, v):
 def seat_adds(tally, kept, r, s, m, values):
     """values[j] of seat measures m, m + 1, ... for the seat s in rotation r (a tuple of
     integers), as `seat_add` each, the seat's groups looked up once for all of them."""
-    group, side, plan = tally[0], tally[1], tally[2]
-    if plan[SUMS] != 0:
-        sums, at = kept[0], kept[3]
-        measures, deal = plan[MEASURES], at[0]
-        for k in range(group.shape[1]):
-            g = group[r, k, s]
-            if g >= 0:
-                for j in range(len(values)):
-                    sums[deal, g * measures + m + j] += values[j]
-        main = plan[MAIN] - m
-        if 0 <= main < len(values) and plan[PAIRS] != 0 and side[r, s] >= 0:
-            at[1 + side[r, s]] += values[main]
+    sums, at = kept[0], kept[3]
+    for k in range(groupings(tally)):
+        c = seat_column(tally, r, k, s, m)
+        if c >= 0:
+            for j in range(len(values)):
+                sums[at[0], c + j] += values[j]
+    main, side = tally[2][MAIN] - m, side_of(tally, r, s)
+    if 0 <= main < len(values) and side >= 0 and tally[2][SUMS] != 0:
+        at[1 + side] += values[main]
 
 
 @nb.njit(inline="always", cache=True)
@@ -120,7 +117,8 @@ def table_add(tally, kept, m, v):
 
 @nb.njit(inline="always", cache=True)
 def table_add_at(tally, kept, i, m, v):
-    """v of table measure m of the deal i deals after the one being played (`add_deals`)."""
+    """v of table measure m of the deal i deals after the one being played (a game adding many
+    deals at once, as simkit.whos_the_ass.measures.add_hands)."""
     if tally[2][SUMS] != 0:
         kept[1][kept[3][0] + i, m] += v
 
@@ -135,7 +133,7 @@ def groupings(tally):
 def seat_column(tally, r, k, s, m):
     """The column of the kept sums (kept[0], a row per deal) where seat measure m of the seat
     s in rotation r adds for its k-th group, -1 if none (or no sums are kept): for a game that
-    adds many deals at once, each seat's columns looked up once for all of them (`add_deals`)."""
+    adds many deals at once, each seat's columns looked up once for all of them; and `seat_adds`."""
     g = tally[0][r, k, s]
     return g * tally[2][MEASURES] + m if g >= 0 and tally[2][SUMS] != 0 else -1
 

@@ -128,12 +128,13 @@ def play_rounds(strats, order, params, model, n, beat, max_turns, seed, first, l
 @nb.njit(cache=True, _nrt=False)
 def _matches_range(strats, order, params, model, n, beat, max_turns, max_rounds, seed, first, lo, hi, donkey,
                    rounds, letters, reasons, offsets, loser_of, reason_of, turns_of, first_signal_of, err, tally, b,
-                   scratch, kept, rng, held, log):
+                   scratch, kept):
     """Matches first+lo .. first+hi-1, each in every rotation r; with offsets[r] not empty also
     every round of match m into rows offsets[r, m].. of the per-round arrays. Match m is deal
     slot m of the tally (its buffers `kept`): its rounds and its end are added as they are
-    played. In arrays made beforehand, without numba's reference counting (see simkit.tally)."""
-    hands, views, memory, rngs, stack, state, copies, outcome, e = scratch
+    played. In arrays made beforehand (`_round_scratch`: its letters are the match's, held so far),
+    without numba's reference counting (see simkit.tally)."""
+    hands, views, memory, rngs, stack, state, copies, outcome, e, _, rng, held, log = scratch
     counted = counting(tally)
     for m in range(lo, hi):
         ms = match_seed(seed, first + m)
@@ -195,8 +196,7 @@ def play_matches(strats, order, params, model, n, beat, max_turns, max_rounds, s
         lo, hi = block_range(b, blocks, count)
         _matches_range(strats, order, params, model, n, beat, max_turns, max_rounds, seed, first, lo, hi, donkey,
                        rounds, letters, reasons, offsets, loser_of, reason_of, turns_of, first_signal_of, errs[b],
-                       tally, b, _scratch(), buffers(tally), np.zeros(1, dtype=np.uint64),
-                       np.zeros(MAX_PLAYERS, dtype=np.int64), np.zeros((0, MAX_PLAYERS), dtype=np.int64))
+                       tally, b, _round_scratch(), buffers(tally))
     return errs
 
 

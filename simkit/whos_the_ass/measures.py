@@ -76,7 +76,7 @@ def add_hands(penalties, ass_end, tricks, lo, hi, tally, kept, b):
 @nb.njit(inline="always", cache=True)
 def add_match(totals, hands, m, tally, kept, b):
     """Match m of every rotation r (totals[r, m, seat], hands[r, m]) into block b's tally, as
-    `add_hand`: the lowest total wins, equal lowest totals share the win."""
+    `add_hands`: the lowest total wins, equal lowest totals share the win."""
     n = totals.shape[2]
     for r in range(hands.shape[0]):
         best = totals[r, m, 0]
