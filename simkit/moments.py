@@ -148,27 +148,39 @@ def fill_known(m: Moments, counts: tuple[int, ...], pairs: tuple[tuple[int, int]
 class Folding:
     """What folding some groups' per-deal sums[d, g, m] asks for, and its moments in `parts`
     partial sums (one per block or thread that folds): every group's Gram moments of the (m, k)
-    in `want` (default: all), the cross moments of each pair (g, b) of `pairs` [P, 2], the deals
-    where a measure of `counted` (default: all) is not zero, and group g's sums added to
-    `pooled`'s group into[g]. `arrays` is what `fold_deals` takes."""
+    in `want` (default: all), the cross moments of each pair (g, b) of `pairs` [P, 2] of the
+    (m, k) in `pair_want` (default: `want`), the deals where a measure of `counted` (default: all)
+    is not zero, and group g's sums added to `pooled`'s group into[g]. Groups from `narrow` on
+    (default: none) ask for `pair_want`'s Gram moments only: the products a mean's interval
+    needs, where nothing else of them is reported. `arrays` is what `fold_deals` takes."""
 
     def __init__(self, groups: int, measures: int, parts: int, pairs: np.ndarray | None = None,
                  want: np.ndarray | None = None, pooled: np.ndarray | None = None,
                  into: dict[int, int] | None = None, dtype=np.int64, counted: tuple[int, ...] | None = None,
-                 pair_want: np.ndarray | None = None):
+                 pair_want: np.ndarray | None = None, narrow: int | None = None):
         self.groups, self.measures = groups, measures
+        self.narrow = groups if narrow is None else min(narrow, groups)
         self.counted = tuple(range(measures)) if counted is None else tuple(counted)
         self.pairs = np.zeros((0, 2), np.int64) if pairs is None else np.asarray(pairs, np.int64).reshape(-1, 2)
         self.want = _all_pairs(measures) if want is None else np.asarray(want, np.int64).reshape(-1, 2)
         self.pair_want = self.want if pair_want is None else np.asarray(pair_want, np.int64).reshape(-1, 2)
-        self.own, first, second, columns = _asked(groups, measures, self.counted, self.pairs.tobytes(),
-                                                  self.want.tobytes(), self.pair_want.tobytes())
+        self.own, self.own_narrow, first, second, columns = _asked(
+            groups, measures, self.counted, self.pairs.tobytes(), self.want.tobytes(), self.pair_want.tobytes(),
+            self.narrow)
         into = into or {}
         self.arrays = (first, second, columns,
                        np.zeros((parts, len(columns)), np.int64), np.zeros((parts, groups * measures), np.int64),
                        np.zeros((parts, len(first)), np.int64), np.array(list(into), np.int64),
                        np.array(list(into.values()), np.int64),
                        pooled if pooled is not None else np.zeros((1, 1, 1), dtype))
+
+    def reset(self, pooled: np.ndarray | None = None) -> None:
+        """Fold again from nothing (the next chunk), its pooled sums into `pooled` if given: what a
+        folding asks for is made once per run, not once per chunk."""
+        for a in self.arrays[3:6]:
+            a.fill(0)
+        if pooled is not None:
+            self.arrays = self.arrays[:8] + (pooled,)
 
     @staticmethod
     @functools.cache
@@ -185,28 +197,37 @@ class Folding:
         out = Moments.zeros(groups, measures, len(self.pairs))
         out.present[:, list(self.counted)] = present.reshape(groups, len(self.counted))
         out.total[:] = total.reshape(groups, measures)
-        gram = products[:groups * len(own)].reshape(groups, len(own))
-        out.gram[:, own[:, 0], own[:, 1]] = gram
-        out.gram[:, own[:, 1], own[:, 0]] = gram
-        out.cross[:, self.pair_want[:, 0], self.pair_want[:, 1]] = \
-            products[groups * len(own):].reshape(len(self.pairs), w)
+        at = 0
+        for lo, hi, asked in ((0, self.narrow, own), (self.narrow, groups, self.own_narrow)):
+            gram = products[at:at + (hi - lo) * len(asked)].reshape(hi - lo, len(asked))
+            out.gram[lo:hi, asked[:, 0], asked[:, 1]] = gram
+            out.gram[lo:hi, asked[:, 1], asked[:, 0]] = gram
+            at += (hi - lo) * len(asked)
+        out.cross[:, self.pair_want[:, 0], self.pair_want[:, 1]] = products[at:].reshape(len(self.pairs), w)
         return out
 
 
 @functools.lru_cache(maxsize=64)
 def _asked(groups: int, measures: int, counted: tuple[int, ...], pairs: bytes, want: bytes,
-           pair_want: bytes) -> tuple[np.ndarray, ...]:
-    """`Folding`'s index arrays (the cells of a run mostly share them: made once): the (m, k) of a
-    group's own products, each product's first and second column, the columns counted (shared:
-    nothing writes them)."""
+           pair_want: bytes, narrow: int) -> tuple[np.ndarray, ...]:
+    """`Folding`'s index arrays (the cells of a run mostly share them: made once): the (m, k) of
+    a group's own products (groups 0..narrow-1, then the others'), each product's first and
+    second column, the columns counted (shared: nothing writes them)."""
     pairs_, want_, pair_want_ = (np.frombuffer(b, np.int64).reshape(-1, 2) for b in (pairs, want, pair_want))
-    wanted = set(map(tuple, want_.tolist()))
-    own = np.array([(m, k) for m, k in sorted(wanted) if m <= k or (k, m) not in wanted], np.int64).reshape(-1, 2)
-    g = np.arange(groups)[:, None]  # a group's S_m S_k = S_k S_m: asked once
-    first = np.concatenate([(g * measures + own[:, 0]).ravel(), (pairs_[:, :1] * measures + pair_want_[:, 0]).ravel()])
-    second = np.concatenate([(g * measures + own[:, 1]).ravel(), (pairs_[:, 1:] * measures + pair_want_[:, 1]).ravel()])
-    columns = (g * measures + np.array(counted, np.int64)).ravel()
-    return own, first, second, columns
+    owns = [_symmetric(want_), _symmetric(pair_want_)]
+    spans = [np.arange(narrow)[:, None], np.arange(narrow, groups)[:, None]]  # a group's S_m S_k = S_k S_m: once
+    first = np.concatenate([(g * measures + own[:, 0]).ravel() for g, own in zip(spans, owns)]
+                           + [(pairs_[:, :1] * measures + pair_want_[:, 0]).ravel()])
+    second = np.concatenate([(g * measures + own[:, 1]).ravel() for g, own in zip(spans, owns)]
+                            + [(pairs_[:, 1:] * measures + pair_want_[:, 1]).ravel()])
+    columns = (np.arange(groups)[:, None] * measures + np.array(counted, np.int64)).ravel()
+    return owns[0], owns[1], first, second, columns
+
+
+def _symmetric(want: np.ndarray) -> np.ndarray:
+    """The (m, k) of `want` with each unordered pair once."""
+    wanted = set(map(tuple, want.tolist()))
+    return np.array([(m, k) for m, k in sorted(wanted) if m <= k or (k, m) not in wanted], np.int64).reshape(-1, 2)
 
 
 def buffer(shape: tuple[int, ...], pool: dict | None = None, name: str = "", zero: bool = True,

@@ -31,7 +31,6 @@ import numba as nb
 import numpy as np
 from numba import types
 
-from simkit.blocks import most_blocks
 from simkit.moments import Folding, fold_deals
 
 DEALS = 32  # deals a block keeps the sums of before folding them: few enough for the first-level cache
@@ -55,17 +54,18 @@ def _tally_type(pooled: types.Array) -> types.Tuple:
         _I64_3D,   # 4 seat histogram[block, group, value]
         _I64_2D,   # 5 table histogram[block, value]
         _I64_2D,   # 6 over[block, 2]: the largest seat, table value that did not fit, + 1
-        _I64_1D,   # 7 each group's rows in every deal, when they are known (one per seat and replay)
-    ) + _folding_types(pooled)  # 8..16 how the groups' sums fold (a part per block)
-      + _folding_types(pooled))  # 17..25 how the table's sums fold
+    ) + _folding_types(pooled)  # 7..15 how the groups' sums fold (a part per block)
+      + _folding_types(pooled))  # 16..24 how the table's sums fold
 
 
 TALLY = _tally_type(types.Array(types.int32, 3, "C"))
 TALLY_WIDE = _tally_type(types.Array(types.int64, 3, "C"))
 # plan: the main measure; a seat and a table histogram (1) or none (0); add and fold the sums (1)
 # or only count (0); a head to head (1); the groups, seat measures, table measures; every row of
-# the seats and the table counts one (1: their `rows` and the table's `replays` are known, not added)
-MAIN, SEAT_HISTOGRAM, TABLE_HISTOGRAM, SUMS, PAIRS, GROUPS, MEASURES, TABLE_MEASURES, KNOWN = range(9)
+# the seats and the table counts one (1: their `rows` and the table's `replays` are known, neither
+# added nor folded: the caller fills them in, `Tally.rows` and `replays` per deal);
+# the seats of side 0 and of side 1 in a head to head (in every rotation: a rotation moves them round)
+MAIN, SEAT_HISTOGRAM, TABLE_HISTOGRAM, SUMS, PAIRS, GROUPS, MEASURES, TABLE_MEASURES, KNOWN, SIDE0, SIDE1 = range(11)
 
 
 @nb.njit(inline="always", cache=True)
@@ -98,15 +98,42 @@ def seat_add(tally, kept, r, s, m, v):
 def seat_adds(tally, kept, r, s, m, values):
     """values[j] of seat measures m, m + 1, ... for the seat s in rotation r (a tuple of
     integers), as `seat_add` each, the seat's groups looked up once for all of them."""
-    sums, at = kept[0], kept[3]
+    seat_adds_at(tally, kept, 0, r, s, m, values)
+    a, z = main_of(tally, r, s, m, values)
+    replay_sides(kept, a, z)
+
+
+@nb.njit(inline="always", cache=True)
+def seat_adds_at(tally, kept, i, r, s, m, values):
+    """values[j] of seat measures m, m + 1, ... for the seat s in rotation r, into the deal i
+    deals after the one being played, but not into the head to head's sums (`main_of`): a game
+    adding many deals at once."""
+    sums, row = kept[0], kept[3][0] + i
     for k in range(groupings(tally)):
         c = seat_column(tally, r, k, s, m)
         if c >= 0:
             for j in range(len(values)):
-                sums[at[0], c + j] += values[j]
+                sums[row, c + j] += values[j]
+
+
+@nb.njit(inline="always", cache=True)
+def main_of(tally, r, s, m, values):
+    """What values[j] of seat measures m, m + 1, ... of the seat s in rotation r add to the sums
+    of the main measure over side 0's and side 1's seats in a head to head: (a, z)."""
     main, side = tally[2][MAIN] - m, side_of(tally, r, s)
     if 0 <= main < len(values) and side >= 0 and tally[2][SUMS] != 0:
-        at[1 + side] += values[main]
+        v = np.int64(values[main])
+        return v * (side == 0), v * (side == 1)
+    return np.int64(0), np.int64(0)
+
+
+@nb.njit(inline="always", cache=True)
+def replay_sides(kept, a, z):
+    """a and z more of the main measure over side 0's and side 1's seats in the replay being
+    played (`replay_end` compares them)."""
+    at = kept[3]
+    at[1] += a
+    at[2] += z
 
 
 @nb.njit(inline="always", cache=True)
@@ -121,6 +148,15 @@ def table_add_at(tally, kept, i, m, v):
     deals at once, as simkit.whos_the_ass.measures.add_hands)."""
     if tally[2][SUMS] != 0:
         kept[1][kept[3][0] + i, m] += v
+
+
+@nb.njit(inline="always", cache=True)
+def table_adds_at(tally, kept, i, m, values):
+    """values[j] of table measures m, m + 1, ... (a tuple of integers), as `table_add_at` each."""
+    if tally[2][SUMS] != 0:
+        row = kept[3][0] + i
+        for j in range(len(values)):
+            kept[1][row, m + j] += values[j]
 
 
 @nb.njit(inline="always", cache=True)
@@ -150,22 +186,18 @@ def head_to_head_at(tally, kept, i, r, a, z):
     played, from the sums a and z of the main measure over side 0's and side 1's seats: into
     the table's last measure 2 if side 0's mean is the lower, 1 if equal, 0 if higher (every
     seat of a replay has as many rows, so the sides' means compare as their sums over their
-    seats, each times the other side's seat count)."""
-    side, plan = tally[1], tally[2]
+    seats, each times the other side's seat count: the same in every rotation)."""
+    plan = tally[2]
     if plan[SUMS] != 0 and plan[PAIRS] != 0:
-        ca = cb = 0
-        for s in range(side.shape[1]):
-            ca += side[r, s] == 0
-            cb += side[r, s] == 1
-        x, y = a * cb, z * ca  # compared without branches: who wins is a coin toss to the processor
-        kept[1][kept[3][0] + i, kept[1].shape[1] - 1] += (ca > 0) * (cb > 0) * (2 * (x < y) + (x == y))
+        x, y = a * plan[SIDE1], z * plan[SIDE0]  # compared without branches: who wins is a coin toss to the processor
+        kept[1][kept[3][0] + i, kept[1].shape[1] - 1] += 2 * (x < y) + (x == y)
 
 
 @nb.njit(inline="always", cache=True)
 def rows_counted(tally, kept, r, rows):
     """`rows` more rows of every seat and the table in rotation r, where a deal's rows are not
-    known beforehand (their counts are otherwise set when the deal ends): added once a replay
-    is over, not row by row."""
+    known beforehand (where they are, the caller fills them in): added once a replay is over,
+    not row by row."""
     if tally[2][KNOWN] == 0:
         for s in range(tally[0].shape[2]):
             seat_add(tally, kept, r, s, 0, rows)
@@ -209,17 +241,11 @@ def replay_end(tally, kept, r):
 
 @nb.njit(inline="always", cache=True)
 def deal_end(tally, kept, b, deal):
-    """The deal in slot `deal` has had its last replay: where its rows are known, its counts;
-    once DEALS deals have ended, block b folds their sums."""
-    plan, rows_of = tally[2], tally[7]
-    sums, table, slot, at = kept
-    if plan[SUMS] != 0:
+    """The deal in slot `deal` has had its last replay; once DEALS deals have ended, block b
+    folds their sums."""
+    slot, at = kept[2], kept[3]
+    if tally[2][SUMS] != 0:
         row = at[0]
-        if plan[KNOWN] != 0:
-            measures, replays = plan[MEASURES], tally[0].shape[0]
-            for g in range(rows_of.shape[0]):
-                sums[row, g * measures] = rows_of[g]
-            table[row, 0] = table[row, table.shape[1] - 2] = replays
         slot[row] = deal
         at[0] = row + 1
         if at[0] == DEALS:
@@ -232,16 +258,16 @@ def flush(tally, kept, b):
     sums, table, slot, at = kept
     done = at[0]
     if done:
-        fold_deals(sums.T, slot, done, tally[8:17], b)
-        fold_deals(table.T, slot, done, tally[17:26], b)
+        fold_deals(sums.T, slot, done, tally[7:16], b)
+        fold_deals(table.T, slot, done, tally[16:25], b)
         sums[:done] = 0
         table[:done] = 0
         at[0] = 0
 
 
 class Tally:
-    """A tally's arrays, made in Python for one engine call (the `arrays` tuple is what the
-    driver takes); `off` is the empty one."""
+    """A tally's arrays, made in Python for a table's engine calls (the `arrays` tuple is what the
+    driver takes; `reset` before each call); `off` is the empty one."""
 
     def __init__(self, group: np.ndarray, side, main: int, folds: "tuple[Folding, Folding]",
                  seat_histogram: bool = False, table_histogram: bool = False,
@@ -250,20 +276,38 @@ class Tally:
         """Per rotation r of the call: group[r, k, seat], side[r, seat], histogram_group[r, seat];
         `folds`, the seat groups' and the table's foldings (a part per block, pooled sums with a
         slot per deal of the call); `sums` false: count the histograms only; `known`: every
-        seat and table row counts one (a deal is one hand, round or match in each rotation)."""
-        blocks = most_blocks()
-        groups = 1 + int(np.max(histogram_group, initial=0)) if histogram_group is not None else 1
-        self.seat_counts = np.zeros((blocks, groups, widths[0]), np.int64)
-        self.table_counts = np.zeros((blocks, widths[1]), np.int64)
-        self.over = np.zeros((blocks, 2), np.int64)
+        seat and table row counts one (a deal is one hand, round or match in each rotation):
+        the rows are then not added at all, every deal has `rows[g]` of group g's and `replays`
+        of the table's (the caller fills them in)."""
+        self._groups = 1 + int(np.max(histogram_group, initial=0)) if histogram_group is not None else 1
         side = np.ascontiguousarray(side, np.int64)
-        plan = np.array([main, seat_histogram, table_histogram, int(sums), int((side == 1).any()), folds[0].groups,
-                         folds[0].measures, folds[1].measures, int(known)], np.int64)
+        sides = [((side == k).sum(axis=1)) for k in (0, 1)]
+        if any((c != c[0]).any() for c in sides):
+            raise ValueError("every rotation seats as many seats of each side")
+        pairs = int(all(c[0] > 0 for c in sides))  # a head to head: two sides, each with seats
+        self._plan = np.array([main, seat_histogram, table_histogram, int(sums), pairs, folds[0].groups,
+                               folds[0].measures, folds[1].measures, int(known), sides[0][0], sides[1][0]], np.int64)
         into = np.zeros(side.shape, np.int64) if histogram_group is None else histogram_group
         group = np.ascontiguousarray(group, np.int64)
-        rows_of = np.bincount(group[group >= 0], minlength=folds[0].groups).astype(np.int64)
-        self.arrays = (group, side, plan, np.ascontiguousarray(into, np.int64), self.seat_counts, self.table_counts,
-                       self.over, rows_of) + folds[0].arrays + folds[1].arrays
+        self.rows = np.bincount(group[group >= 0], minlength=folds[0].groups).astype(np.int64)
+        self.replays = len(group)
+        self._fixed = (group, side, self._plan, np.ascontiguousarray(into, np.int64))
+        self.seat_counts = self.table_counts = self.over = np.zeros((0, 0, 0), np.int64)
+        self.reset(folds, widths, sums)
+
+    def reset(self, folds: "tuple[Folding, Folding]", widths: tuple[int, int], sums: bool = True) -> None:
+        """Count again from nothing (the next chunk, or the same deals counted wider), into
+        `folds` (reset by the caller): a tally's lookups are made once per run, not per chunk."""
+        blocks = len(folds[0].arrays[3])  # a part per block of the driver, as the foldings have
+        self.seat_counts = _zeros(self.seat_counts, (blocks, self._groups, widths[0]))
+        self.table_counts = _zeros(self.table_counts, (blocks, widths[1]))
+        self.over = _zeros(self.over, (blocks, 2))
+        fixed = self._fixed
+        if bool(self._plan[SUMS]) != sums:
+            plan = self._plan.copy()
+            plan[SUMS] = int(sums)
+            fixed = fixed[:2] + (plan,) + fixed[3:]
+        self.arrays = fixed + (self.seat_counts, self.table_counts, self.over) + folds[0].arrays + folds[1].arrays
 
     @staticmethod
     @functools.cache
@@ -271,16 +315,24 @@ class Tally:
         """The empty tally: the driver adds nothing (empty arrays: one serves every call)."""
         return (np.zeros((0, 0, 0), np.int64), np.zeros((0, 0), np.int64), np.zeros(0, np.int64),
                 np.zeros((0, 0), np.int64), np.zeros((0, 0, 0), np.int64), np.zeros((0, 0), np.int64),
-                np.zeros((0, 2), np.int64), np.zeros(0, np.int64)) + Folding.off(np.int64 if wide else np.int32) * 2
+                np.zeros((0, 2), np.int64)) + Folding.off(np.int64 if wide else np.int32) * 2
 
     def overflow(self) -> tuple[int, int]:
         """The widths the seat and table histograms would have needed (0: they fitted)."""
         return int(self.over[:, 0].max()), int(self.over[:, 1].max())
 
 
+def _zeros(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """`a` zeroed where it has this shape already, else a new array of zeros."""
+    if a.shape != shape:
+        return np.zeros(shape, np.int64)
+    a.fill(0)
+    return a
+
+
 def slots(tally: tuple, lo: int, hi: int) -> tuple:
     """The tally whose deal slots are lo..hi-1 of `tally`'s: for one of several engine calls."""
-    if not len(tally[2]) or not len(tally[14]):  # nothing pooled: nothing kept by deal slot
+    if not len(tally[2]) or not len(tally[13]):  # nothing pooled: nothing kept by deal slot
         return tally
-    return tally[:16] + (tally[16][lo:hi],) + tally[17:]
+    return tally[:15] + (tally[15][lo:hi],) + tally[16:]
 

@@ -25,7 +25,7 @@ class Task:
         return f"cell{self.cell}-rot{self.rotation}-{self.lo}-{self.hi}"
 
 
-def rotated(lineup: tuple[str, ...], r: int) -> list[str]:
+def rotated(lineup: tuple, r: int) -> list:
     """Rotation r puts the strategy of seat s into seat s + r (duplicate deals: every deal is
     replayed with the lineup moved one seat on each time)."""
     n = len(lineup)

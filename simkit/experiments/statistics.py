@@ -47,8 +47,8 @@ FORMAT = 2  # 2: the shares' moments (their intervals over deals)
 @dataclass(frozen=True)
 class Layout:
     """The groups of a run, fixed by its spec: (grouping, cell, players, key) each, and the pairs
-    (g, b) of strategy groups of one cell. Pooled groups exist only for player counts with more
-    than one cell (otherwise a cell's own strategy groups are the pooled ones)."""
+    (g, b) of strategy groups of one cell. Pooled groups exist only for a strategy at more than
+    one table of a player count (otherwise its cell's own strategy group is the pooled one)."""
 
     groups: tuple[tuple[str, int, int, str], ...]
     pairs: tuple[tuple[int, int], ...]
@@ -100,10 +100,9 @@ def layout(spec: Spec) -> Layout:
         described.append({"cell": ci, "players": cell.players, "lineup": lineup, "strategies": names,
                           "rotations": cell.rotations(spec.seating), "seating": spec.seating,
                           "sweep": dict(cell.sweep)})
-    many = [n for n in spec.players if sum(c.players == n for c in cells) > 1]
-    for n in many:
-        names = dict.fromkeys(name for ci, c in enumerate(cells) if c.players == n for name in seat_labels(spec, c))
-        groups += [("pooled", -1, n, name) for name in names]
+    for n in spec.players:  # a strategy at more than one table of n players: its rows pooled over them
+        tables = [name for c in cells if c.players == n for name in dict.fromkeys(seat_labels(spec, c))]
+        groups += [("pooled", -1, n, name) for name in dict.fromkeys(tables) if tables.count(name) > 1]
     strategies = [i for i, g in enumerate(groups) if g[0] == "strategy"]
     pairs = tuple((g, b) for g in strategies for b in strategies if g != b and groups[g][1] == groups[b][1])
     measures = games.get(spec.game).measures(spec.match["mode"])
@@ -169,8 +168,104 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
         load_strategy_file(path)
     game = games.get(spec.game)
     lay = lay or layout(spec)
-    index = lay.index()
     deals = hi - lo
+    seat = Moments.zeros(len(lay.groups), len(lay.seat_measures), len(lay.pairs))
+    table = Moments.zeros(len(lay.cells), len(lay.table_measures))
+    pool = _POOL
+    prepared = _prepared(spec, lay, warm_up)
+    pooled = Scratch(len(prepared.pooled), deals, len(lay.seat_measures), pool, "pooled", prepared.dtype) \
+        if prepared.pooled else None
+    seat_hist = Counts(len(lay.groups), pool.get(("width", "seat"), 256))
+    table_hist = Counts(len(lay.cells), pool.get(("width", "table"), 256))
+    for c in prepared.cells:
+        c.folds[0].reset(pooled.sums if pooled is not None else None)
+        c.folds[1].reset()
+        c.tally.reset(c.folds, (seat_hist.width, table_hist.width))
+        started = time.perf_counter()
+        played = game.play(c.seatings, deals, lo, spec, c.cell, tally=c.tally.arrays, rows=on_play is not None)
+        if clock is not None:
+            clock[0] += time.perf_counter() - started
+        if on_play is not None:
+            for r in range(len(c.seatings)):
+                on_play(c.index, r, game.seating(played, r))
+        seat_need, table_need = c.tally.overflow()
+        if seat_need or table_need:  # a value beyond a histogram: the same deals again, counted wide enough
+            seat_hist.widen(seat_need)
+            table_hist.widen(table_need)
+            pool[("width", "seat")], pool[("width", "table")] = seat_hist.width, table_hist.width
+            c.tally.reset(c.folds, (seat_hist.width, table_hist.width), sums=False)
+            game.play(c.seatings, deals, lo, spec, c.cell, tally=c.tally.arrays)
+    seat_known, table_known = lay.known_counts
+    for c in prepared.cells:  # the cells' tallies read once all are played: Python between the calls costs more
+        seat_hist.add(c.tally.seat_counts.sum(axis=0), c.strategies)
+        table_hist.add(c.tally.table_counts.sum(axis=0)[None], [c.index])
+        part = c.folds[0].moments()
+        _rows_known(part, seat_known, deals, c.tally.rows)
+        seat.place(c.own, part)
+        for p, k, transposed in c.pairs:  # computed for (g, b) with g < b only: (b, g)'s are transposed
+            seat.cross[p] = part.cross[k].T if transposed else part.cross[k]
+        part = c.folds[1].moments()
+        _rows_known(part, table_known, deals, np.array([c.tally.replays]))
+        table.place([c.index], part)
+    if pooled is not None:
+        part = pooled.moments(None, prepared.pair_want, counted=prepared.seat_counted)
+        _rows_known(part, seat_known, deals, prepared.pooled_rows)
+        seat.place(prepared.pooled, part)
+    fill_known(seat, seat_known, lay.pairs)
+    fill_known(table, table_known)
+    return Statistics(lay, seat, table, seat_hist.by_group(), table_hist.by_group())
+
+
+def _rows_known(part: Moments, columns: tuple[int, ...], deals: int, per_deal: np.ndarray) -> None:
+    """The counts known beforehand (simkit.tally: a deal is one hand, round or match in each
+    rotation), which the engine neither adds nor folds: group g has per_deal[g] in every one of
+    the deals, each of which it is present in."""
+    for k in columns:
+        part.present[:, k] = deals * (per_deal > 0)
+        part.total[:, k] = deals * per_deal
+
+
+@dataclass
+class _Cell:
+    """What reducing a cell's deals needs that does not change from chunk to chunk: its seatings
+    (one per rotation), its groups (local ids 0.. in its foldings: `own` are their ids in the
+    layout), the layout's strategy groups of its histograms, its foldings and tally (reset for
+    each chunk), and where its pairs' cross moments go: (the layout's pair, its folding's pair,
+    transposed)."""
+
+    index: int
+    cell: object
+    seatings: list
+    own: list[int]
+    strategies: list[int]
+    folds: tuple[Folding, Folding]
+    tally: Tally
+    pairs: list[tuple[int, int, bool]]
+
+
+@dataclass
+class _Prepared:
+    """A run's cells made ready to reduce (`_prepared`), and the pooled groups' ids."""
+
+    cells: list[_Cell]
+    pooled: list[int]
+    pooled_rows: np.ndarray  # each pooled group's rows in every deal (where they are known): its cells' added up
+    seat_counted: tuple[int, ...]  # the seat measures whose deals are counted, but for those known
+    pair_want: np.ndarray  # what the pooled groups ask for: they are reported by their mean alone
+    dtype: type
+
+
+def _prepared(spec: Spec, lay: Layout, warm_up: bool) -> _Prepared:
+    """The run's cells made ready to reduce, once per run in this process (kept in the pool while
+    the same spec and layout objects come back, as the runner's chunks do): resolving strategies
+    and making the tallies' lookups cost a millisecond a cell, a share of a small chunk's time."""
+    blocks = most_blocks()
+    key = ("prepared", warm_up, blocks)
+    kept = _POOL.get(key)
+    if kept is not None and kept[0] is spec and kept[1] is lay:
+        return kept[2]
+    game = games.get(spec.game)
+    index = lay.index()
     ms, mt = len(lay.seat_measures), len(lay.table_measures)
     # every ratio the report gives an interval: the main mean, the shares (and the head to head)
     seat_counts, table_counts = lay.known_counts
@@ -179,68 +274,54 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
     pair_want = wanted(lay.seat_measures, main, seat_counts)
     table_want = wanted(lay.table_measures, [("first_signal", "signalled"), ("beats2", "replays")]
                         + list(lay.measures.table_shares), table_counts)
-    seat = Moments.zeros(len(lay.groups), ms, len(lay.pairs))
-    table = Moments.zeros(len(lay.cells), mt)
     pooled_ids = [i for i, g in enumerate(lay.groups) if g[0] == "pooled"]
-    pool = _POOL
+    pooled_rows = np.zeros(len(pooled_ids), np.int64)
+    # the counts known beforehand are filled in by `_rows_known`, not folded
+    seat_counted = tuple(k for k in lay.seat_counted if k not in seat_counts)
+    table_counted = tuple(k for k in lay.table_counted if k not in table_counts)
     # a deal's sums fit in int32 (half the memory to pass through) unless it holds many rows
     dtype = np.int64 if lay.measures.many_rows else ROW
-    pooled = Scratch(len(pooled_ids), deals, ms, pool, "pooled", dtype) if pooled_ids else None
-    seat_hist = Counts(len(lay.groups), pool.get(("width", "seat"), 256))
-    table_hist = Counts(len(lay.cells), pool.get(("width", "table"), 256))
     plan = _plan(lay)
+    cells = []
+    by_cell: dict[int, list[int]] = {}
+    for i, g in enumerate(lay.groups):
+        by_cell.setdefault(g[1], []).append(i)
+    pairs_of: dict[int, list[tuple[int, tuple[int, int]]]] = {}
+    for p, (g, b) in enumerate(lay.pairs):
+        pairs_of.setdefault(lay.groups[g][1], []).append((p, (g, b)))
     for ci, cell in enumerate(spec.cells()[:1] if warm_up else spec.cells()):
         n = cell.players
-        own = [i for i, g in enumerate(lay.groups) if g[1] == ci]  # this cell's groups, local ids 0..
+        own = by_cell[ci]  # this cell's groups, local ids 0..
         local = {g: k for k, g in enumerate(own)}
         names = lay.cells[ci]["lineup"]
         distinct = lay.cells[ci]["strategies"]
         # a deal's sums over the cells of its player count: the cells' added up, as they are folded
         into = {local[index[("strategy", ci, n, name)]]: pooled_ids.index(index[("pooled", -1, n, name)])
                 for name in distinct if ("pooled", -1, n, name) in index}
-        half = [(g, b) for g, b in lay.pairs if lay.groups[g][1] == ci and g < b]
-        # the engine folds each deal's sums as its last replay ends them, in its blocks
-        folds = (Folding(len(own), ms, most_blocks(), np.array([(local[g], local[b]) for g, b in half], np.int64),
-                         seat_want, pooled.sums if pooled is not None else None, into, dtype, lay.seat_counted,
-                         pair_want),
-                 Folding(1, mt, most_blocks(), None, table_want, dtype=dtype, counted=lay.table_counted))
+        half = [(g, b) for _, (g, b) in pairs_of.get(ci, []) if g < b]
+        at = {pair: k for k, pair in enumerate(half)}
+        pairs = [(p, at[(g, b)], False) if (g, b) in at else (p, at[(b, g)], True)
+                 for p, (g, b) in pairs_of.get(ci, [])]
+        # the engine folds each deal's sums as its last replay ends them, in its blocks; a seat's
+        # groups (after the strategies') are reported by their mean alone
+        folds = (Folding(len(own), ms, blocks, np.array([(local[g], local[b]) for g, b in half], np.int64),
+                         seat_want, None, into, dtype, seat_counted, pair_want, narrow=len(distinct)),
+                 Folding(1, mt, blocks, None, table_want, dtype=dtype, counted=table_counted))
         rotations = 1 if warm_up else cell.rotations(spec.seating)
-        seatings = [game.seats_for(rotated(cell.lineup, r), n) for r in range(rotations)]
         seated = [rotated(tuple(names), r) for r in range(rotations)]
         group = np.array([[[local[index[("strategy", ci, n, name)]] for name in labels],
                            [local[index[("seat", ci, n, str(s))]] for s in range(n)]] for labels in seated])
-
-        def tally(sums: bool = True) -> Tally:
-            return Tally(group, [_sides(labels, distinct) for labels in seated], folds=folds, **plan,
-                         histogram_group=np.array([[distinct.index(name) for name in labels] for labels in seated]),
-                         widths=(seat_hist.width, table_hist.width), sums=sums, known=not lay.measures.many_rows)
-
-        counted = tally()
-        started = time.perf_counter()
-        played = game.play(seatings, deals, lo, spec, cell, tally=counted.arrays, rows=on_play is not None)
-        if clock is not None:
-            clock[0] += time.perf_counter() - started
-        if on_play is not None:
-            for r in range(rotations):
-                on_play(ci, r, game.seating(played, r))
-        seat_need, table_need = counted.overflow()
-        if seat_need or table_need:  # a value beyond a histogram: the same deals again, counted wide enough
-            seat_hist.widen(seat_need)
-            table_hist.widen(table_need)
-            pool[("width", "seat")], pool[("width", "table")] = seat_hist.width, table_hist.width
-            counted = tally(sums=False)
-            game.play(seatings, deals, lo, spec, cell, tally=counted.arrays)
-        seat_hist.add(counted.seat_counts.sum(axis=0), [index[("strategy", ci, n, name)] for name in distinct])
-        table_hist.add(counted.table_counts.sum(axis=0)[None], [ci])
-        part = folds[0].moments()
-        seat.place(own, part)
-        _place_pairs(seat, part, half, lay, ci)
-        table.place([ci], folds[1].moments())
-    if pooled is not None:
-        seat.place(pooled_ids, pooled.moments(None, seat_want, counted=lay.seat_counted))
-    fill_known(seat, seat_counts, lay.pairs)
-    fill_known(table, table_counts)
-    return Statistics(lay, seat, table, seat_hist.by_group(), table_hist.by_group())
+        tally = Tally(group, [_sides(labels, distinct) for labels in seated], folds=folds, **plan,
+                      histogram_group=np.array([[distinct.index(name) for name in labels] for labels in seated]),
+                      known=not lay.measures.many_rows)
+        for k, p in into.items():
+            pooled_rows[p] += tally.rows[k]
+        seats = tuple(game.seats_for(list(cell.lineup), n))  # a seat's strategy does not depend on where it sits
+        cells.append(_Cell(ci, cell, [rotated(seats, r) for r in range(rotations)], own,
+                           [index[("strategy", ci, n, name)] for name in distinct], folds, tally, pairs))
+    prepared = _Prepared(cells, pooled_ids, pooled_rows, seat_counted, pair_want, dtype)
+    _POOL[key] = (spec, lay, prepared)
+    return prepared
 
 
 def _plan(lay: Layout) -> dict:
@@ -249,15 +330,6 @@ def _plan(lay: Layout) -> dict:
     m = lay.measures
     return {"main": lay.seat_measures.index(m.main), "seat_histogram": m.seat_histogram is not None,
             "table_histogram": m.table_histogram is not None}
-
-
-def _place_pairs(seat: Moments, part: Moments, half: list[tuple[int, int]], lay: Layout, ci: int) -> None:
-    """A cell's cross moments, computed for its pairs (g, b) with g < b only: every strategy of a
-    cell sits at every one of its deals, so the pair (b, g) has the transposed ones."""
-    at = {pair: k for k, pair in enumerate(half)}
-    for p, (g, b) in enumerate(lay.pairs):
-        if lay.groups[g][1] == ci:
-            seat.cross[p] = part.cross[at[(g, b)]] if (g, b) in at else part.cross[at[(b, g)]].T
 
 
 def _sides(seated: list[str], distinct: list[str]) -> np.ndarray:
@@ -281,12 +353,12 @@ _KINDS = ("seat", "table", "pair", "seat-histogram", "table-histogram")
 _MOMENTS = ("present", "total", "gram", "cross", "count")
 
 
-def _part(kind: str, moment: str, values: np.ndarray, histogram: bool = False,
-          groups: np.ndarray | None = None) -> dict[str, np.ndarray]:
-    """Rows of one kind and moment: every entry of values[group, a(, b)] (a histogram's nonzero
-    ones; `groups` names the rows of values, default 0..); kind and moment as their codes."""
+def _part(kind: str, moment: str, values: np.ndarray, groups: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """Rows of one kind and moment: every nonzero entry of values[group, a(, b)] (a file holds
+    no zeros: most products are not asked for; `groups` names the rows of values, default 0..);
+    kind and moment as their codes."""
     values = compact(np.asarray(values))
-    index = np.nonzero(values) if histogram else np.indices(values.shape).reshape(values.ndim, -1)
+    index = np.nonzero(values)
     group, a = index[0], index[1]
     b = index[2] if values.ndim == 3 else np.full(len(group), -1)
     return {"kind": np.full(len(group), _KINDS.index(kind), np.int8),
@@ -303,7 +375,7 @@ def _histograms(kind: str, hist: dict[int, np.ndarray]) -> dict[str, np.ndarray]
     counts = np.zeros((len(groups), width), object if wide else np.int64)
     for row, g in enumerate(groups):
         counts[row, :len(hist[g])] = hist[g]
-    return _part(kind, "count", counts, histogram=True, groups=groups)
+    return _part(kind, "count", counts, groups=groups)
 
 
 def _coded(codes: np.ndarray, names: tuple[str, ...]) -> pa.Array:
@@ -311,8 +383,8 @@ def _coded(codes: np.ndarray, names: tuple[str, ...]) -> pa.Array:
 
 
 def to_table(stats: Statistics) -> pa.Table:
-    """One long table: a row per (kind, group, moment, measure, measure) or histogram bin (the
-    deals present only for the measures counted, see Layout)."""
+    """One long table: a row per (kind, group, moment, measure, measure) or histogram bin that is
+    not zero (the deals present only for the measures counted, see Layout)."""
     lay = stats.layout
     parts = []
     for kind, moments, counted in (("seat", stats.seat, lay.seat_counted), ("table", stats.table, lay.table_counted)):

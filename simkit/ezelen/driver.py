@@ -30,7 +30,7 @@ from simkit.ezelen.rules import DONKEY_AT, MAX_PLAYERS, N_VALUES
 from simkit.ezelen.strategy import LINEUP, MEMORY_SIZE
 from simkit.lowlevel import arranged, copy_rows, put
 from simkit.rng import hand_state, match_seed
-from simkit.tally import TALLY, TALLY_WIDE, buffers, counting, deal_end, flush
+from simkit.tally import DEALS, TALLY, TALLY_WIDE, buffers, counting, deal_end, flush
 
 _F2 = nb.float64[:, ::1]
 _ROTATED = (nb.int64[:, ::1], nb.float64[:, :, ::1], nb.float64[:, :, ::1])  # order[r, s], params, model [r, s, :]
@@ -82,7 +82,7 @@ def _rounds_range(strats, order, params, model, n, beat, max_turns, seed, first,
     arrays made beforehand (`_round_scratch`), without numba's reference counting (see
     simkit.tally)."""
     hands, views, memory, rngs, stack, state, copies, outcome, e, dealt, rng, letters, log = scratch
-    counted = counting(tally)
+    counted, since = counting(tally), lo
     for i in range(lo, hi):
         key = hand_state(match_seed(seed, first + i), 0)
         rng[0] = key
@@ -101,8 +101,9 @@ def _rounds_range(strats, order, params, model, n, beat, max_turns, seed, first,
             reason[r, i] = outcome[REASON]
             turns[r, i] = outcome[TURNS]
             first_signal[r, i] = outcome[FIRST_SIGNAL]
-        if counted:
-            add_rounds(loser, reason, first_signal, turns, i, tally, kept, b)
+        if counted and (i + 1 - since == DEALS or i + 1 == hi):  # the rounds since the last fold, at once
+            add_rounds(loser, reason, first_signal, turns, since, i + 1, tally, kept, b)
+            since = i + 1
     if counted:
         flush(tally, kept, b)
 

@@ -13,7 +13,19 @@ import numba as nb
 import numpy as np
 
 from simkit.ezelen.rules import LAST, REASONS, TEMPO
-from simkit.tally import deal_end, replay_end, rows_counted, seat_add, seat_adds, table_add, table_count
+from simkit.tally import (
+    deal_end,
+    head_to_head_at,
+    main_of,
+    replay_end,
+    replay_sides,
+    rows_counted,
+    seat_add,
+    seat_adds_at,
+    table_add_at,
+    table_adds_at,
+    table_count,
+)
 
 SEAT = ("rows", "lost", "lost_last", "lost_tempo")
 MATCH_SEAT = SEAT + ("matches", "donkey", "letters")
@@ -23,28 +35,43 @@ _ROUND = len(SEAT)
 
 
 @nb.njit(inline="always", cache=True)
-def add_round(tally, kept, b, r, loser, why, signal, turns):
-    """One round's outcome in rotation r (loser -1: nobody lost) into block b's tally, but for
-    its row (counted by `add_rounds`, or `add_match_end` for the whole match). Inlined: a call
-    would pass the tally's arrays, some 250 words."""
+def add_round_at(tally, kept, b, i, r, loser, why, signal, turns):
+    """One round's outcome in rotation r (loser -1: nobody lost) into the deal i deals after the
+    one being played, in block b's tally, but for its row (counted by the deal's end, or
+    `add_match_end` for a whole match); returns what it adds to the head to head's sums of
+    side 0 and side 1 (tally.main_of)."""
+    a, z = np.int64(0), np.int64(0)
     if loser >= 0:  # lost, lost as the last to copy, through tempo
-        seat_adds(tally, kept, r, loser, 1, (np.int64(1), np.int64(why == LAST), np.int64(why == TEMPO)))
-    table_add(tally, kept, 1 + why, 1)  # the table measures last, tempo, tie, stalled: the reasons in order
-    table_add(tally, kept, 5, signal >= 0)
-    table_add(tally, kept, 6, max(signal, 0))
-    table_add(tally, kept, 7, turns)
+        lost = (np.int64(1), np.int64(why == LAST), np.int64(why == TEMPO))
+        seat_adds_at(tally, kept, i, r, loser, 1, lost)
+        a, z = main_of(tally, r, loser, 1, lost)
+    table_add_at(tally, kept, i, 1 + why, 1)  # the table measures last, tempo, tie, stalled: the reasons in order
+    table_adds_at(tally, kept, i, 5, (np.int64(signal >= 0), np.int64(max(signal, 0)), np.int64(turns)))
     table_count(tally, b, signal)  # -1 (nobody signalled): not counted
+    return a, z
 
 
 @nb.njit(inline="always", cache=True)
-def add_rounds(loser, reason, first_signal, turns, i, tally, kept, b):
-    """Single round i of every rotation r (loser[r, i], ...) into block b's tally, each its
-    deal's whole replay."""
+def add_round(tally, kept, b, r, loser, why, signal, turns):
+    """A match's round in rotation r, as it is played (`add_round_at`): its replay's head to
+    head is the match's, at its end. Inlined: a call would pass the tally's arrays, some 250
+    words."""
+    a, z = add_round_at(tally, kept, b, 0, r, loser, why, signal, turns)
+    replay_sides(kept, a, z)
+
+
+@nb.njit(inline="always", cache=True)
+def add_rounds(loser, reason, first_signal, turns, lo, hi, tally, kept, b):
+    """Single rounds lo..hi-1 of every rotation r (loser[r, i], ...), at most DEALS of them
+    since the block last folded, into block b's tally, each its deal's whole replay (its rows
+    known): rotation by rotation, then each deal ended."""
     for r in range(turns.shape[0]):
-        add_round(tally, kept, b, r, loser[r, i], reason[r, i], first_signal[r, i], turns[r, i])
-        rows_counted(tally, kept, r, 1)
-        replay_end(tally, kept, r)
-    deal_end(tally, kept, b, i)
+        for i in range(hi - lo):
+            h = lo + i
+            a, z = add_round_at(tally, kept, b, i, r, loser[r, h], reason[r, h], first_signal[r, h], turns[r, h])
+            head_to_head_at(tally, kept, i, r, a, z)
+    for i in range(hi - lo):
+        deal_end(tally, kept, b, lo + i)
 
 
 @nb.njit(inline="always", cache=True)

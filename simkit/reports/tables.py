@@ -76,8 +76,8 @@ def strategy_means(stats: Statistics, by_cell: bool = True) -> pd.DataFrame:
             mean, half, n = main_ci(stats, g)
             rows.append({"cell": cell, "players": players, "strategy": name, "mean": mean, "ci95": half, "n": n})
         return pd.DataFrame(rows, columns=["cell", "players", "strategy", "mean", "ci95", "n"])
-    pooled = {key[2] for _, key in _strategies(stats, "pooled")}
-    groups = _strategies(stats, "pooled") + [x for x in _strategies(stats) if x[1][2] not in pooled]
+    pooled = {(key[2], key[3]) for _, key in _strategies(stats, "pooled")}  # a strategy at one table: its own
+    groups = _strategies(stats, "pooled") + [x for x in _strategies(stats) if (x[1][2], x[1][3]) not in pooled]
     order = _order(stats)
     for g, (_, _, players, name) in sorted(groups, key=lambda x: (x[1][2], order[x[1][3]])):
         mean, half, n = main_ci(stats, g)
