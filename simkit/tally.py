@@ -14,15 +14,17 @@ deal's rows are not known beforehand), `replay_end` (a replay is over: its head 
 main measure's mean of the two sides of a table of two strategies) and `deal_end` (its last
 replay is over); a block folds the sums of up to DEALS ended deals at a time, and the rest with
 `flush` when it is done. A game may instead add up to DEALS deals it has played at once,
-measure by measure (`seat_column`, `side_of`, `table_add_at`, `head_to_head_at`, then
-`deal_end` for each): each seat's columns are looked up once for all of them, which costs Who's
-the Ass? hands about half as much. Nothing is written row by row. The helpers are inlined into
-the drivers' loops, which run without numba's reference counting (`_nrt=False`, their arrays
-made before): with it, each array a helper takes out of the tally's tuple is counted in and
-out, two atomic operations on a count the threads share, which cost a cheap Ezelen round a
-third of its time; and a call instead of inlining passes the tally's some 250 words. A tally is
-one tuple of flat arrays (numba-typed TALLY, or TALLY_WIDE where sums pooled over cells need
-int64); an empty one (`Tally.off`) takes nothing: the engine alone.
+measure by measure or rotation by rotation (`seat_column`, `seat_adds_at`, `main_of`, `side_of`,
+`table_add_at`, `table_adds_at`, `head_to_head_at`, then `deal_end` for each): each seat's
+columns are looked up once for all of them, which costs Who's the Ass? hands about half as much.
+Where every deal is one hand, round or match per rotation, the rows are known and not added at
+all: the caller fills them in (`Tally.rows`, `Tally.replays`). Nothing is written row by row.
+The helpers are inlined into the drivers' loops, which run without numba's reference counting
+(`_nrt=False`, their arrays made before): with it, each array a helper takes out of the tally's
+tuple is counted in and out, two atomic operations on a count the threads share, which cost a
+cheap Ezelen round a third of its time; and a call instead of inlining passes the tally's some
+250 words. A tally is one tuple of flat arrays (numba-typed TALLY, or TALLY_WIDE where sums
+pooled over cells need int64); an empty one (`Tally.off`) takes nothing: the engine alone.
 """
 
 import functools

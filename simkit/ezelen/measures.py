@@ -6,7 +6,7 @@ A round: per seat rows 1, lost the round, lost it as the last to copy (Z5), thro
 per table rows 1, how it ended (one of last, tempo, tie, stalled), whether and when somebody
 signalled, its turns; the table histogram counts the first signals. A match (Z7) ends with a row
 of its own: per seat matches 1, became the donkey, letters (the round measures 0), the table's
-measures 0. A single round is its deal's whole replay, one row per seat (the tally counts them);
+measures 0. A single round is its deal's whole replay, one row per seat (known: the runner fills them in);
 a match's replay is its rounds and its end, its rows counted once it is over."""
 
 import numba as nb

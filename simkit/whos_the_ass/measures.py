@@ -7,7 +7,7 @@ A hand: per seat rows 1, penalty points (W17), went out, held the ass at the end
 1, tricks; the histograms count each seat's penalty and the tricks. A match (W18): per seat rows
 1, penalty total, its share of the win (in 1/WIN_SCALE: ties share it); per table rows 1, hands
 played; the histograms count the totals and the hands. Every hand or match is its deal's whole
-replay, one row per seat: the rows are known beforehand (the tally counts them)."""
+replay, one row per seat: the rows are known beforehand (the runner fills them in)."""
 
 import numba as nb
 
