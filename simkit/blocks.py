@@ -4,7 +4,6 @@ Every item draws from its own seeded stream, so the split never changes a result
 from collections.abc import Callable, Iterator
 
 import numba as nb
-import numpy as np
 
 BLOCKS_PER_THREAD = 4  # several blocks per thread even out hands of uneven length
 
@@ -26,8 +25,9 @@ def block_range(b, blocks, count):
 def spans(count: int, chunks: int, progress: Callable[[int], None] | None = None) -> Iterator[tuple[int, int]]:
     """A batch of `count` items in `chunks` engine calls (for a progress bar): (lo, hi) of each,
     reporting hi - lo to `progress` once the caller is done with it."""
-    bounds = np.linspace(0, count, min(chunks, count) + 1).astype(np.int64)
-    for lo, hi in zip(bounds[:-1], bounds[1:]):
-        yield int(lo), int(hi)
+    parts = min(chunks, count)
+    for k in range(parts):
+        lo, hi = k * count // parts, (k + 1) * count // parts
+        yield lo, hi
         if progress:
-            progress(int(hi - lo))
+            progress(hi - lo)

@@ -174,11 +174,12 @@ def seats_for(game: str, specs: list[str], players: int) -> list[Seat]:
     if len(specs) != players:
         raise SimkitError(f"{len(specs)} strategies given for {players} players "
                           "(give one per seat, or a single one for every seat)")
-    seats = []
+    resolved: dict = {}  # a spec named at several seats is resolved once
     for spec in specs:
-        info, vector, label = registry.resolve(game, spec)
-        seats.append(Seat(label, info.decide, vector, info.origin, info.model))
-    return seats
+        if spec not in resolved:
+            info, vector, label = registry.resolve(game, spec)
+            resolved[spec] = Seat(label, info.decide, vector, info.origin, info.model)
+    return [resolved[spec] for spec in specs]
 
 
 @dataclass(frozen=True)

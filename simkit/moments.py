@@ -168,6 +168,7 @@ class Folding:
             groups, measures, self.counted, self.pairs.tobytes(), self.want.tobytes(), self.pair_want.tobytes(),
             self.narrow)
         into = into or {}
+        self._own_placement: tuple | None = None
         self.arrays = (first, second, columns,
                        np.zeros((parts, len(columns)), np.int64), np.zeros((parts, groups * measures), np.int64),
                        np.zeros((parts, len(first)), np.int64), np.array(list(into), np.int64),
@@ -192,19 +193,42 @@ class Folding:
 
     def moments(self) -> Moments:
         """The moments of everything folded so far (the parts added up)."""
-        groups, measures, w, own = self.groups, self.measures, len(self.pair_want), self.own
-        present, total, products = (a.sum(axis=0) for a in self.arrays[3:6])
-        out = Moments.zeros(groups, measures, len(self.pairs))
-        out.present[:, list(self.counted)] = present.reshape(groups, len(self.counted))
-        out.total[:] = total.reshape(groups, measures)
-        at = 0
-        for lo, hi, asked in ((0, self.narrow, own), (self.narrow, groups, self.own_narrow)):
-            gram = products[at:at + (hi - lo) * len(asked)].reshape(hi - lo, len(asked))
-            out.gram[lo:hi, asked[:, 0], asked[:, 1]] = gram
-            out.gram[lo:hi, asked[:, 1], asked[:, 0]] = gram
-            at += (hi - lo) * len(asked)
-        out.cross[:, self.pair_want[:, 0], self.pair_want[:, 1]] = products[at:].reshape(len(self.pairs), w)
+        out = Moments.zeros(self.groups, self.measures, len(self.pairs))
+        if self._own_placement is None:
+            self._own_placement = self.placement(np.arange(self.groups),
+                                                 [(k, k, False) for k in range(len(self.pairs))])
+        self.into(out, self._own_placement)
         return out
+
+    def placement(self, rows: np.ndarray, pairs: list[tuple[int, int, bool]]) -> tuple[np.ndarray, ...]:
+        """Where `into` puts what is folded here in Moments of the same measures: group g in row
+        rows[g]; for each (p, k, transposed) of `pairs`, pair k as pair p (its measures swapped if
+        transposed). Flat positions, so that placing is a few numpy calls."""
+        m = self.measures
+        rows = np.asarray(rows, np.int64)
+        (present_g, present_at), (total_g, total_at), (gram_g, first_at, second_at) = _placed(
+            self.groups, m, self.counted, self.own.tobytes(), self.own_narrow.tobytes(), self.narrow)
+        at = len(gram_g)
+        w = len(self.pair_want)
+        source, target = [np.arange(at)], []
+        for p, k, transposed in pairs:
+            a, b = (self.pair_want[:, 1], self.pair_want[:, 0]) if transposed else self.pair_want.T
+            source.append(at + k * w + np.arange(w))
+            target.append(p * m * m + a * m + b)
+        gram = rows[gram_g] * m * m
+        return (rows[present_g] * m + present_at, rows[total_g] * m + total_at, gram + first_at, gram + second_at,
+                np.concatenate(source), np.concatenate(target or [np.zeros(0, np.int64)]), at)
+
+    def into(self, out: Moments, placement: tuple[np.ndarray, ...]) -> None:
+        """Set `out`'s rows and pairs that `placement` names to the moments folded so far."""
+        present, total, first, second, source, target, at = placement
+        sums = [a.sum(axis=0) for a in self.arrays[3:6]]
+        products = sums[2][source]
+        np.put(out.present, present, sums[0])
+        np.put(out.total, total, sums[1])
+        np.put(out.gram, first, products[:at])
+        np.put(out.gram, second, products[:at])
+        np.put(out.cross, target, products[at:])
 
 
 @functools.lru_cache(maxsize=64)
@@ -222,6 +246,25 @@ def _asked(groups: int, measures: int, counted: tuple[int, ...], pairs: bytes, w
                             + [(pairs_[:, 1:] * measures + pair_want_[:, 1]).ravel()])
     columns = (np.arange(groups)[:, None] * measures + np.array(counted, np.int64)).ravel()
     return owns[0], owns[1], first, second, columns
+
+
+@functools.lru_cache(maxsize=64)
+def _placed(groups: int, measures: int, counted: tuple[int, ...], own: bytes, own_narrow: bytes,
+            narrow: int) -> tuple[tuple[np.ndarray, ...], ...]:
+    """`Folding.placement`'s positions within a group (the cells of a run mostly share them: made
+    once): for present, total and the Gram products, each entry's group, then its place in the
+    group's row of present and total, or (as m * M + k, and k * M + m) of its Gram matrix."""
+    m = measures
+    counted_ = np.array(counted, np.int64)
+    present = (np.repeat(np.arange(groups), len(counted_)), np.tile(counted_, groups))
+    total = (np.repeat(np.arange(groups), m), np.tile(np.arange(m), groups))
+    gram_g, first, second = [], [], []
+    for lo, hi, asked in ((0, narrow, own), (narrow, groups, own_narrow)):
+        asked_ = np.frombuffer(asked, np.int64).reshape(-1, 2)
+        gram_g.append(np.repeat(np.arange(lo, hi), len(asked_)))
+        first.append(np.tile(asked_[:, 0] * m + asked_[:, 1], hi - lo))
+        second.append(np.tile(asked_[:, 1] * m + asked_[:, 0], hi - lo))
+    return present, total, tuple(np.concatenate(x) for x in (gram_g, first, second))
 
 
 def _symmetric(want: np.ndarray) -> np.ndarray:

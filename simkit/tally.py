@@ -321,7 +321,8 @@ class Tally:
 
     def overflow(self) -> tuple[int, int]:
         """The widths the seat and table histograms would have needed (0: they fitted)."""
-        return int(self.over[:, 0].max()), int(self.over[:, 1].max())
+        seat, table = self.over.max(axis=0).tolist()
+        return seat, table
 
 
 def _zeros(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:

@@ -72,6 +72,19 @@ def plan(spec: Spec, hands: int | None = None, chunk: int | None = None) -> list
     return [Chunk(lo, min(count, lo + size)) for lo in range(0, count, size)]
 
 
+_WARMED: set = set()  # (game, match mode, strategy files) this process has played already
+
+
+def _warm_up(spec: Spec, files: tuple[str, ...], lay: st.Layout) -> None:
+    """Play one deal, so that compiling (or loading) the engine is not timed as playing: once per
+    process for a game, match mode and set of strategy files (the engine's compiled code is the
+    same for every lineup and player count of them)."""
+    key = (spec.game, spec.match["mode"], files)
+    if key not in _WARMED:
+        st.reduce_chunk(spec, 0, 1, files, warm_up=True, lay=lay)
+        _WARMED.add(key)
+
+
 def replays(spec: Spec) -> int:
     """How many times each deal is played: once per cell and rotation."""
     return sum(cell.rotations(spec.seating) for cell in spec.cells())
@@ -152,7 +165,7 @@ def _write_results(spec: Spec, out: str, hands: int | None, progress: Callable[[
     files = tuple(str(Path(f).resolve()) for f in strategy_files)
     ready = time.perf_counter()
     if workers is None and scheduler is None:  # compile the engine (or load it) outside the timing
-        st.reduce_chunk(spec, 0, 1, files, warm_up=True, lay=lay)
+        _warm_up(spec, files, lay)
     start = time.perf_counter()
     writer = None
     if keep_rows:

@@ -199,18 +199,12 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
     for c in prepared.cells:  # the cells' tallies read once all are played: Python between the calls costs more
         seat_hist.add(c.tally.seat_counts.sum(axis=0), c.strategies)
         table_hist.add(c.tally.table_counts.sum(axis=0)[None], [c.index])
-        part = c.folds[0].moments()
-        _rows_known(part, seat_known, deals, c.tally.rows)
-        seat.place(c.own, part)
-        for p, k, transposed in c.pairs:  # computed for (g, b) with g < b only: (b, g)'s are transposed
-            seat.cross[p] = part.cross[k].T if transposed else part.cross[k]
-        part = c.folds[1].moments()
-        _rows_known(part, table_known, deals, np.array([c.tally.replays]))
-        table.place([c.index], part)
+        c.folds[0].into(seat, c.placed[0])
+        c.folds[1].into(table, c.placed[1])
     if pooled is not None:
-        part = pooled.moments(None, prepared.pair_want, counted=prepared.seat_counted)
-        _rows_known(part, seat_known, deals, prepared.pooled_rows)
-        seat.place(prepared.pooled, part)
+        seat.place(prepared.pooled, pooled.moments(None, prepared.pair_want, counted=prepared.seat_counted))
+    _rows_known(seat, seat_known, deals, prepared.seat_rows)
+    _rows_known(table, table_known, deals, prepared.table_rows)
     fill_known(seat, seat_known, lay.pairs)
     fill_known(table, table_known)
     return Statistics(lay, seat, table, seat_hist.by_group(), table_hist.by_group())
@@ -228,19 +222,18 @@ def _rows_known(part: Moments, columns: tuple[int, ...], deals: int, per_deal: n
 @dataclass
 class _Cell:
     """What reducing a cell's deals needs that does not change from chunk to chunk: its seatings
-    (one per rotation), its groups (local ids 0.. in its foldings: `own` are their ids in the
-    layout), the layout's strategy groups of its histograms, its foldings and tally (reset for
-    each chunk), and where its pairs' cross moments go: (the layout's pair, its folding's pair,
-    transposed)."""
+    (one per rotation), the layout's strategy groups of its histograms, its foldings and tally
+    (reset for each chunk), and where `Folding.into` puts their moments in the chunk's: its groups
+    (local ids 0.. in its foldings) at their ids in the layout, its pairs, computed for (g, b)
+    with g < b only, as the layout's (b, g) too, transposed."""
 
     index: int
     cell: object
     seatings: list
-    own: list[int]
     strategies: list[int]
     folds: tuple[Folding, Folding]
     tally: Tally
-    pairs: list[tuple[int, int, bool]]
+    placed: tuple[tuple, tuple]  # where its foldings' moments go in the chunk's (Folding.placement)
 
 
 @dataclass
@@ -249,7 +242,8 @@ class _Prepared:
 
     cells: list[_Cell]
     pooled: list[int]
-    pooled_rows: np.ndarray  # each pooled group's rows in every deal (where they are known): its cells' added up
+    seat_rows: np.ndarray  # each seat group's rows in every deal (where they are known); pooled: its cells' added up
+    table_rows: np.ndarray  # each cell's table rows in every deal: its replays
     seat_counted: tuple[int, ...]  # the seat measures whose deals are counted, but for those known
     pair_want: np.ndarray  # what the pooled groups ask for: they are reported by their mean alone
     dtype: type
@@ -275,7 +269,7 @@ def _prepared(spec: Spec, lay: Layout, warm_up: bool) -> _Prepared:
     table_want = wanted(lay.table_measures, [("first_signal", "signalled"), ("beats2", "replays")]
                         + list(lay.measures.table_shares), table_counts)
     pooled_ids = [i for i, g in enumerate(lay.groups) if g[0] == "pooled"]
-    pooled_rows = np.zeros(len(pooled_ids), np.int64)
+    seat_rows, table_rows = np.zeros(len(lay.groups), np.int64), np.zeros(len(lay.cells), np.int64)
     # the counts known beforehand are filled in by `_rows_known`, not folded
     seat_counted = tuple(k for k in lay.seat_counted if k not in seat_counts)
     table_counted = tuple(k for k in lay.table_counted if k not in table_counts)
@@ -315,11 +309,14 @@ def _prepared(spec: Spec, lay: Layout, warm_up: bool) -> _Prepared:
                       histogram_group=np.array([[distinct.index(name) for name in labels] for labels in seated]),
                       known=not lay.measures.many_rows)
         for k, p in into.items():
-            pooled_rows[p] += tally.rows[k]
+            seat_rows[pooled_ids[p]] += tally.rows[k]
+        seat_rows[own] = tally.rows
+        table_rows[ci] = tally.replays
         seats = tuple(game.seats_for(list(cell.lineup), n))  # a seat's strategy does not depend on where it sits
-        cells.append(_Cell(ci, cell, [rotated(seats, r) for r in range(rotations)], own,
-                           [index[("strategy", ci, n, name)] for name in distinct], folds, tally, pairs))
-    prepared = _Prepared(cells, pooled_ids, pooled_rows, seat_counted, pair_want, dtype)
+        cells.append(_Cell(ci, cell, [rotated(seats, r) for r in range(rotations)],
+                           [index[("strategy", ci, n, name)] for name in distinct], folds, tally,
+                           (folds[0].placement(own, pairs), folds[1].placement([ci], []))))
+    prepared = _Prepared(cells, pooled_ids, seat_rows, table_rows, seat_counted, pair_want, dtype)
     _POOL[key] = (spec, lay, prepared)
     return prepared
 
