@@ -127,17 +127,30 @@ def lineup_arrays(seats: list[Seat], max_players: int) -> tuple[tuple, np.ndarra
 
 
 def rotation_arrays(rotations: list[list[Seat]], max_players: int) -> tuple[tuple, np.ndarray, np.ndarray]:
-    """The engine's form of several seatings of one table (a lineup's rotations): the functions
-    of the first, order[r, s] (the entry of those functions seated at s in seating r) and
-    params[r, s, :]."""
-    fns, _ = lineup_arrays(rotations[0], max_players)
+    """The engine's form of several seatings (a lineup's rotations, or several lineups' of one
+    player count): their distinct functions (at most max_players), order[r, s] (the entry of
+    those functions seated at s in seating r) and params[r, s, :]."""
+    distinct = distinct_functions(rotations)
+    if len(distinct) > max_players:
+        raise ValueError(f"one engine call takes at most {max_players} distinct strategy functions")
+    fns = tuple(distinct) + (distinct[0],) * (max_players - len(distinct))
     order = np.zeros((len(rotations), max_players), np.int64)
     params = np.zeros((len(rotations), max_players, MAX_PARAMS), np.float64)
     for r, seats in enumerate(rotations):
         for s, seat in enumerate(seats):
-            order[r, s] = next(i for i, fn in enumerate(fns) if fn is seat.decide)
+            order[r, s] = next(i for i, fn in enumerate(distinct) if fn is seat.decide)
         params[r] = lineup_arrays(seats, max_players)[1]
     return fns, order, params
+
+
+def distinct_functions(seatings: list[list[Seat]]) -> list:
+    """The compiled functions that `seatings` seat, each once, in order of appearance."""
+    out: list = []
+    for seats in seatings:
+        for seat in seats:
+            if not any(fn is seat.decide for fn in out):
+                out.append(seat.decide)
+    return out
 
 
 def engine(seats: list[Seat], driver, *args):

@@ -100,7 +100,7 @@ class Game:
     check_model: Callable[..., dict] | None = None  # (values, players, where) -> checked values
 
     # how an experiment plays it (simkit.experiments)
-    play: Callable[..., dict] | None = None  # (seatings, count, first, spec, cell, tally, rows) -> the engine's
+    play: Callable[..., dict] | None = None  # (seatings, count, first, spec, cells, tally, rows) -> the engine's
     #                                          arrays, a seating each along their first axis
     seating: Callable[[dict, int], dict] = _same_arrays  # (played, r) -> seating r's arrays
     measured: Callable[..., object] | None = None  # (played, players, first) -> a row per deal and seat (Arrow)

@@ -54,20 +54,20 @@ def _tally_type(pooled: types.Array) -> types.Tuple:
         _I64_1D,   # 2 plan (the names below)
         _I64_2D,   # 3 the seat histogram's group of each seat [rotation, seat]
         _I64_3D,   # 4 seat histogram[block, group, value]
-        _I64_2D,   # 5 table histogram[block, value]
+        _I64_3D,   # 5 table histogram[block, table, value]
         _I64_2D,   # 6 over[block, 2]: the largest seat, table value that did not fit, + 1
-    ) + _folding_types(pooled)  # 7..15 how the groups' sums fold (a part per block)
-      + _folding_types(pooled))  # 16..24 how the table's sums fold
+        _I64_2D,   # 7 tables[rotation]: its table, the seats of side 0 and of side 1 in a head to head
+    ) + _folding_types(pooled)  # 8..16 how the groups' sums fold (a part per block)
+      + _folding_types(pooled))  # 17..25 how the tables' sums fold
 
 
 TALLY = _tally_type(types.Array(types.int32, 3, "C"))
 TALLY_WIDE = _tally_type(types.Array(types.int64, 3, "C"))
 # plan: the main measure; a seat and a table histogram (1) or none (0); add and fold the sums (1)
-# or only count (0); a head to head (1); the groups, seat measures, table measures; every row of
-# the seats and the table counts one (1: their `rows` and the table's `replays` are known, neither
-# added nor folded: the caller fills them in, `Tally.rows` and `replays` per deal);
-# the seats of side 0 and of side 1 in a head to head (in every rotation: a rotation moves them round)
-MAIN, SEAT_HISTOGRAM, TABLE_HISTOGRAM, SUMS, PAIRS, GROUPS, MEASURES, TABLE_MEASURES, KNOWN, SIDE0, SIDE1 = range(11)
+# or only count (0); the groups, seat measures, tables, table measures; every row of the seats and
+# the tables counts one (1: their `rows` and the tables' `replays` are known, neither added nor
+# folded: the caller fills them in, `Tally.rows` and `replays` per deal)
+MAIN, SEAT_HISTOGRAM, TABLE_HISTOGRAM, SUMS, GROUPS, MEASURES, TABLES, TABLE_MEASURES, KNOWN = range(9)
 
 
 @nb.njit(inline="always", cache=True)
@@ -79,12 +79,13 @@ def counting(tally):
 @nb.njit(cache=True)
 def buffers(tally):
     """What a block keeps while it plays: the per-deal sums, a row per deal (its groups'
-    [deal, group * measures + measure], its table's [deal, measure]: what one replay adds lies
-    together) for up to DEALS deals, those ended and the one being played; the ended deals'
+    [deal, group * measures + measure], its tables' [deal, table * table measures + measure]:
+    what one replay adds lies together) for up to DEALS deals, those ended and the one being played; the ended deals'
     slots; and `at`: the row of the deal being played, and the main measure of side 0 and side 1
     over the replay so far."""
     plan = tally[2]
-    groups, measures, width = (plan[GROUPS], plan[MEASURES], plan[TABLE_MEASURES]) if counting(tally) else (1, 1, 2)
+    groups, measures, width = (plan[GROUPS], plan[MEASURES], plan[TABLES] * plan[TABLE_MEASURES]) \
+        if counting(tally) else (1, 1, 2)
     return (np.zeros((DEALS, groups * measures), dtype=np.int64), np.zeros((DEALS, width), dtype=np.int64),
             np.zeros(DEALS, dtype=np.int64), np.zeros(3, dtype=np.int64))
 
@@ -139,26 +140,33 @@ def replay_sides(kept, a, z):
 
 
 @nb.njit(inline="always", cache=True)
-def table_add(tally, kept, m, v):
-    """v of table measure m: into the deal's table sums."""
-    table_add_at(tally, kept, 0, m, v)
+def table_column(tally, r, m):
+    """The column of the kept table sums (kept[1], a row per deal) of table measure m of the
+    table that rotation r is a replay of."""
+    return tally[7][r, 0] * tally[2][TABLE_MEASURES] + m
 
 
 @nb.njit(inline="always", cache=True)
-def table_add_at(tally, kept, i, m, v):
-    """v of table measure m of the deal i deals after the one being played (a game adding many
-    deals at once, as simkit.whos_the_ass.measures.add_hands)."""
+def table_add(tally, kept, r, m, v):
+    """v of table measure m in rotation r: into the deal's sums of its table."""
+    table_add_at(tally, kept, 0, r, m, v)
+
+
+@nb.njit(inline="always", cache=True)
+def table_add_at(tally, kept, i, r, m, v):
+    """v of table measure m in rotation r of the deal i deals after the one being played (a game
+    adding many deals at once, as simkit.whos_the_ass.measures.add_hands)."""
     if tally[2][SUMS] != 0:
-        kept[1][kept[3][0] + i, m] += v
+        kept[1][kept[3][0] + i, table_column(tally, r, m)] += v
 
 
 @nb.njit(inline="always", cache=True)
-def table_adds_at(tally, kept, i, m, values):
+def table_adds_at(tally, kept, i, r, m, values):
     """values[j] of table measures m, m + 1, ... (a tuple of integers), as `table_add_at` each."""
     if tally[2][SUMS] != 0:
-        row = kept[3][0] + i
+        row, c = kept[3][0] + i, table_column(tally, r, m)
         for j in range(len(values)):
-            kept[1][row, m + j] += values[j]
+            kept[1][row, c + j] += values[j]
 
 
 @nb.njit(inline="always", cache=True)
@@ -179,20 +187,20 @@ def seat_column(tally, r, k, s, m):
 @nb.njit(inline="always", cache=True)
 def side_of(tally, r, s):
     """The side of the seat s in rotation r in a head to head (0 or 1), -1 if none."""
-    return tally[1][r, s] if tally[2][PAIRS] != 0 else -1
+    return tally[1][r, s]
 
 
 @nb.njit(inline="always", cache=True)
 def head_to_head_at(tally, kept, i, r, a, z):
     """The head to head of a replay in rotation r of the deal i deals after the one being
     played, from the sums a and z of the main measure over side 0's and side 1's seats: into
-    the table's last measure 2 if side 0's mean is the lower, 1 if equal, 0 if higher (every
+    its table's last measure 2 if side 0's mean is the lower, 1 if equal, 0 if higher (every
     seat of a replay has as many rows, so the sides' means compare as their sums over their
-    seats, each times the other side's seat count: the same in every rotation)."""
-    plan = tally[2]
-    if plan[SUMS] != 0 and plan[PAIRS] != 0:
-        x, y = a * plan[SIDE1], z * plan[SIDE0]  # compared without branches: who wins is a coin toss to the processor
-        kept[1][kept[3][0] + i, kept[1].shape[1] - 1] += 2 * (x < y) + (x == y)
+    seats, each times the other side's seat count)."""
+    plan, sides = tally[2], tally[7]
+    if plan[SUMS] != 0 and sides[r, 1] > 0 and sides[r, 2] > 0:
+        x, y = a * sides[r, 2], z * sides[r, 1]  # compared without branches: who wins is a coin toss to the processor
+        kept[1][kept[3][0] + i, table_column(tally, r, plan[TABLE_MEASURES] - 1)] += 2 * (x < y) + (x == y)
 
 
 @nb.njit(inline="always", cache=True)
@@ -203,7 +211,7 @@ def rows_counted(tally, kept, r, rows):
     if tally[2][KNOWN] == 0:
         for s in range(tally[0].shape[2]):
             seat_add(tally, kept, r, s, 0, rows)
-        table_add(tally, kept, 0, rows)
+        table_add(tally, kept, r, 0, rows)
 
 
 @nb.njit(inline="always", cache=True)
@@ -219,12 +227,13 @@ def seat_count(tally, b, r, s, v):
 
 
 @nb.njit(inline="always", cache=True)
-def table_count(tally, b, v):
-    """Value v of the table histogram's measure, counted by block b (v < 0: not counted)."""
+def table_count(tally, b, r, v):
+    """Value v of the table histogram's measure in rotation r, counted by block b for its table
+    (v < 0: not counted)."""
     if tally[2][TABLE_HISTOGRAM] != 0 and v >= 0:
         counts, over = tally[5], tally[6]
-        if v < counts.shape[1]:
-            counts[b, v] += 1
+        if v < counts.shape[2]:
+            counts[b, tally[7][r, 0], v] += 1
         elif v >= over[b, 1]:
             over[b, 1] = v + 1
 
@@ -238,7 +247,7 @@ def replay_end(tally, kept, r):
     head_to_head_at(tally, kept, 0, r, at[1], at[2])
     at[1] = at[2] = 0
     if tally[2][KNOWN] == 0:
-        table_add(tally, kept, kept[1].shape[1] - 2, 1)
+        table_add(tally, kept, r, tally[2][TABLE_MEASURES] - 2, 1)
 
 
 @nb.njit(inline="always", cache=True)
@@ -260,8 +269,8 @@ def flush(tally, kept, b):
     sums, table, slot, at = kept
     done = at[0]
     if done:
-        fold_deals(sums.T, slot, done, tally[7:16], b)
-        fold_deals(table.T, slot, done, tally[16:25], b)
+        fold_deals(sums.T, slot, done, tally[8:17], b)
+        fold_deals(table.T, slot, done, tally[17:26], b)
         sums[:done] = 0
         table[:done] = 0
         at[0] = 0
@@ -274,25 +283,27 @@ class Tally:
     def __init__(self, group: np.ndarray, side, main: int, folds: "tuple[Folding, Folding]",
                  seat_histogram: bool = False, table_histogram: bool = False,
                  histogram_group: np.ndarray | None = None,
-                 widths: tuple[int, int] = (1, 1), sums: bool = True, known: bool = False):
-        """Per rotation r of the call: group[r, k, seat], side[r, seat], histogram_group[r, seat];
-        `folds`, the seat groups' and the table's foldings (a part per block, pooled sums with a
-        slot per deal of the call); `sums` false: count the histograms only; `known`: every
-        seat and table row counts one (a deal is one hand, round or match in each rotation):
-        the rows are then not added at all, every deal has `rows[g]` of group g's and `replays`
-        of the table's (the caller fills them in)."""
+                 widths: tuple[int, int] = (1, 1), sums: bool = True, known: bool = False,
+                 tables: np.ndarray | None = None):
+        """Per rotation r of the call: group[r, k, seat], side[r, seat], histogram_group[r, seat],
+        tables[r] (the table it replays, default 0: the call's rotations may replay several
+        tables, each a lineup in its rotations); `folds`, the seat groups' and the tables'
+        foldings (a part per block, pooled sums with a slot per deal of the call); `sums` false:
+        count the histograms only; `known`: every seat and table row counts one (a deal is one
+        hand, round or match in each rotation): the rows are then not added at all, every deal
+        has `rows[g]` of group g's and `replays[t]` of table t's (the caller fills them in)."""
         self._groups = 1 + int(np.max(histogram_group, initial=0)) if histogram_group is not None else 1
         side = np.ascontiguousarray(side, np.int64)
-        sides = [((side == k).sum(axis=1)) for k in (0, 1)]
-        if any((c != c[0]).any() for c in sides):
-            raise ValueError("every rotation seats as many seats of each side")
-        pairs = int(all(c[0] > 0 for c in sides))  # a head to head: two sides, each with seats
-        self._plan = np.array([main, seat_histogram, table_histogram, int(sums), pairs, folds[0].groups,
-                               folds[0].measures, folds[1].measures, int(known), sides[0][0], sides[1][0]], np.int64)
-        into = np.zeros(side.shape, np.int64) if histogram_group is None else histogram_group
         group = np.ascontiguousarray(group, np.int64)
+        table = np.zeros(len(group), np.int64) if tables is None else np.asarray(tables, np.int64)
+        self._tables = folds[1].groups
+        self._plan = np.array([main, seat_histogram, table_histogram, int(sums), folds[0].groups, folds[0].measures,
+                               self._tables, folds[1].measures, int(known)], np.int64)
+        into = np.zeros(side.shape, np.int64) if histogram_group is None else histogram_group
         self.rows = np.bincount(group[group >= 0], minlength=folds[0].groups).astype(np.int64)
-        self.replays = len(group)
+        self.replays = np.bincount(table, minlength=self._tables).astype(np.int64)
+        # each rotation's table, and its seats of side 0 and of side 1 (a rotation moves them round)
+        self._sides = np.ascontiguousarray(np.stack([table, (side == 0).sum(axis=1), (side == 1).sum(axis=1)], 1))
         self._fixed = (group, side, self._plan, np.ascontiguousarray(into, np.int64))
         self.seat_counts = self.table_counts = self.over = np.zeros((0, 0, 0), np.int64)
         self.reset(folds, widths, sums)
@@ -302,22 +313,24 @@ class Tally:
         `folds` (reset by the caller): a tally's lookups are made once per run, not per chunk."""
         blocks = len(folds[0].arrays[3])  # a part per block of the driver, as the foldings have
         self.seat_counts = _zeros(self.seat_counts, (blocks, self._groups, widths[0]))
-        self.table_counts = _zeros(self.table_counts, (blocks, widths[1]))
+        self.table_counts = _zeros(self.table_counts, (blocks, self._tables, widths[1]))
         self.over = _zeros(self.over, (blocks, 2))
         fixed = self._fixed
         if bool(self._plan[SUMS]) != sums:
             plan = self._plan.copy()
             plan[SUMS] = int(sums)
             fixed = fixed[:2] + (plan,) + fixed[3:]
-        self.arrays = fixed + (self.seat_counts, self.table_counts, self.over) + folds[0].arrays + folds[1].arrays
+        self.arrays = fixed + (self.seat_counts, self.table_counts, self.over, self._sides) + folds[0].arrays \
+            + folds[1].arrays
 
     @staticmethod
     @functools.cache
     def off(wide: bool = False) -> tuple:
         """The empty tally: the driver adds nothing (empty arrays: one serves every call)."""
         return (np.zeros((0, 0, 0), np.int64), np.zeros((0, 0), np.int64), np.zeros(0, np.int64),
-                np.zeros((0, 0), np.int64), np.zeros((0, 0, 0), np.int64), np.zeros((0, 0), np.int64),
-                np.zeros((0, 2), np.int64)) + Folding.off(np.int64 if wide else np.int32) * 2
+                np.zeros((0, 0), np.int64), np.zeros((0, 0, 0), np.int64), np.zeros((0, 0, 0), np.int64),
+                np.zeros((0, 2), np.int64), np.zeros((0, 3), np.int64)) \
+            + Folding.off(np.int64 if wide else np.int32) * 2
 
     def overflow(self) -> tuple[int, int]:
         """The widths the seat and table histograms would have needed (0: they fitted)."""
@@ -335,7 +348,7 @@ def _zeros(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
 
 def slots(tally: tuple, lo: int, hi: int) -> tuple:
     """The tally whose deal slots are lo..hi-1 of `tally`'s: for one of several engine calls."""
-    if not len(tally[2]) or not len(tally[13]):  # nothing pooled: nothing kept by deal slot
+    if not len(tally[2]) or not len(tally[14]):  # nothing pooled: nothing kept by deal slot
         return tally
-    return tally[:15] + (tally[15][lo:hi],) + tally[16:]
+    return tally[:16] + (tally[16][lo:hi],) + tally[17:]
 

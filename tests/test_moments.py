@@ -51,7 +51,7 @@ def _reduce(spec, chunk: int):
             for r in range(cell.rotations(spec.seating)):
                 game = games.get(spec.game)
                 seats = game.seats_for(rotated(cell.lineup, r), cell.players)
-                played = game.seating(game.play([seats], hi - lo, lo, spec, cell), 0)
+                played = game.seating(game.play([seats], hi - lo, lo, spec, [cell]), 0)
                 x = _measures(spec, played, cell.players)
                 if scratch is None:
                     scratch = M.Scratch(len(names), hi - lo, x.shape[2])

@@ -94,3 +94,24 @@ def test_a_run_without_rows_keeps_statistics_only_and_no_chunks(tmp_path, monkey
     assert done.rows is None
     assert sorted(p.name for p in (tmp_path / "q").iterdir() if not p.name.endswith(".png")) == \
         ["meta.json", "report.html", "report.md", "run.json", "spec.toml", "stats.parquet"]
+
+
+@pytest.mark.parametrize("name", ["tournament", "ezelen-attention", "player-count"])
+def test_cells_played_in_one_engine_call_or_each_in_its_own_give_the_same_statistics(name, monkeypatch):
+    """A run plays several cells of one player count in one engine call (sharing each deal); the
+    statistics are those of every cell played on its own."""
+    from simkit.experiments import statistics as st
+
+    spec = load_spec(f"experiments/{name}.toml")
+    st._POOL.clear()
+    together = st.reduce_chunk(spec, 3, 43)
+    calls = st.engine_calls(spec)
+    monkeypatch.setattr(st, "MOST_COLUMNS", 1)  # no two cells fit one call
+    st._POOL.clear()
+    apart = st.reduce_chunk(spec, 3, 43)
+    assert calls < st.engine_calls(spec) == len(spec.cells())
+    assert together.seat == apart.seat and together.table == apart.table
+    for a, b in ((together.seat_histograms, apart.seat_histograms),
+                 (together.table_histograms, apart.table_histograms)):
+        assert a.keys() == b.keys() and all((a[k] == b[k]).all() for k in a)
+    st._POOL.clear()

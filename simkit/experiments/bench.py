@@ -14,6 +14,7 @@ from pathlib import Path
 from simkit import games
 from simkit.experiments.runner import plan, replays, write_results
 from simkit.experiments.spec import Spec
+from simkit.experiments.statistics import engine_calls
 
 PAIRED_FROM = 100  # deals an engine call needs for its pair to count (the run's warm-up plays one)
 PAIRS = 40  # paired engine calls the runs should make, for a steady median
@@ -27,15 +28,15 @@ def _paired(game: games.Game, pairs: list[tuple[float, float, int]], rng: random
     is frozen, so its `play` is swapped in place and put back."""
     play = game.play
 
-    def paired(seatings, count, first, spec, cell, tally=None, rows=False):
+    def paired(seatings, count, first, spec, cells, tally=None, rows=False):
         alone_first = rng.random() < 0.5
         if alone_first:
-            alone = _timed(play, seatings, count, first, spec, cell)
+            alone = _timed(play, seatings, count, first, spec, cells)
         start = time.perf_counter()
-        out = play(seatings, count, first, spec, cell, tally=tally, rows=rows)
+        out = play(seatings, count, first, spec, cells, tally=tally, rows=rows)
         counted = time.perf_counter() - start
         if not alone_first:
-            alone = _timed(play, seatings, count, first, spec, cell)
+            alone = _timed(play, seatings, count, first, spec, cells)
         pairs.append((counted, alone, count))
         return out
 
@@ -75,7 +76,7 @@ def runner_bench(spec: Spec, hands: int, echo: Callable[[str], None] = print, re
     deals = max(1, hands // replays(spec))
     chunks = len(plan(spec, deals))
     if repeats is None:
-        repeats = min(25, max(5, -(-PAIRS // (chunks * len(spec.cells())))))
+        repeats = min(25, max(5, -(-PAIRS // (chunks * engine_calls(spec)))))
     game = games.get(spec.game)
     rng = random.Random(0)
     _run(spec, min(deals, 1000))  # compiled, warm

@@ -30,6 +30,7 @@ import pyarrow.parquet as pq
 
 from simkit import games
 from simkit.blocks import most_blocks
+from simkit.decisions import distinct_functions
 from simkit.errors import SimkitError
 from simkit.experiments.chunks import rotated, seat_labels
 from simkit.experiments.spec import Spec
@@ -177,28 +178,28 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
         if prepared.pooled else None
     seat_hist = Counts(len(lay.groups), pool.get(("width", "seat"), 256))
     table_hist = Counts(len(lay.cells), pool.get(("width", "table"), 256))
-    for c in prepared.cells:
+    for c in prepared.batches:
         c.folds[0].reset(pooled.sums if pooled is not None else None)
         c.folds[1].reset()
         c.tally.reset(c.folds, (seat_hist.width, table_hist.width))
         started = time.perf_counter()
-        played = game.play(c.seatings, deals, lo, spec, c.cell, tally=c.tally.arrays, rows=on_play is not None)
+        played = game.play(c.seatings, deals, lo, spec, c.cells, tally=c.tally.arrays, rows=on_play is not None)
         if clock is not None:
             clock[0] += time.perf_counter() - started
         if on_play is not None:
-            for r in range(len(c.seatings)):
-                on_play(c.index, r, game.seating(played, r))
+            for r, (ci, rotation) in enumerate(c.replays):
+                on_play(ci, rotation, game.seating(played, r))
         seat_need, table_need = c.tally.overflow()
         if seat_need or table_need:  # a value beyond a histogram: the same deals again, counted wide enough
             seat_hist.widen(seat_need)
             table_hist.widen(table_need)
             pool[("width", "seat")], pool[("width", "table")] = seat_hist.width, table_hist.width
             c.tally.reset(c.folds, (seat_hist.width, table_hist.width), sums=False)
-            game.play(c.seatings, deals, lo, spec, c.cell, tally=c.tally.arrays)
+            game.play(c.seatings, deals, lo, spec, c.cells, tally=c.tally.arrays)
     seat_known, table_known = lay.known_counts
-    for c in prepared.cells:  # the cells' tallies read once all are played: Python between the calls costs more
+    for c in prepared.batches:  # the tallies read once all are played: Python between the calls costs more
         seat_hist.add(c.tally.seat_counts.sum(axis=0), c.strategies)
-        table_hist.add(c.tally.table_counts.sum(axis=0)[None], [c.index])
+        table_hist.add(c.tally.table_counts.sum(axis=0), c.tables)
         c.folds[0].into(seat, c.placed[0])
         c.folds[1].into(table, c.placed[1])
     if pooled is not None:
@@ -208,6 +209,13 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
     fill_known(seat, seat_known, lay.pairs)
     fill_known(table, table_known)
     return Statistics(lay, seat, table, seat_hist.by_group(), table_hist.by_group())
+
+
+def engine_calls(spec: Spec) -> int:
+    """The engine calls that play a chunk of `spec`: one per batch of its cells (`_batches`)."""
+    game = games.get(spec.game)
+    cells = [(ci, cell, game.seats_for(list(cell.lineup), cell.players)) for ci, cell in enumerate(spec.cells())]
+    return len(_batches(cells, len(layout(spec).seat_measures), game.players[1]))
 
 
 def _rows_known(part: Moments, columns: tuple[int, ...], deals: int, per_deal: np.ndarray) -> None:
@@ -220,33 +228,64 @@ def _rows_known(part: Moments, columns: tuple[int, ...], deals: int, per_deal: n
 
 
 @dataclass
-class _Cell:
-    """What reducing a cell's deals needs that does not change from chunk to chunk: its seatings
-    (one per rotation), the layout's strategy groups of its histograms, its foldings and tally
+class _Batch:
+    """Cells of a run played in one engine call (`_batches`), and what reducing their deals needs
+    that does not change from chunk to chunk: the seatings (each cell's rotations in turn), the
+    cell of each and (cell index, rotation) of each, the cells' indices (their tables, local ids
+    0.. in the call), the layout's strategy groups of its seat histogram, its foldings and tally
     (reset for each chunk), and where `Folding.into` puts their moments in the chunk's: its groups
-    (local ids 0.. in its foldings) at their ids in the layout, its pairs, computed for (g, b)
-    with g < b only, as the layout's (b, g) too, transposed."""
+    (local ids 0..: every cell's strategies, then every cell's seats) at their ids in the layout,
+    its pairs, folded for (g, b) with g < b only, as the layout's (b, g) too, transposed."""
 
-    index: int
-    cell: object
     seatings: list
+    cells: list
+    replays: list[tuple[int, int]]
+    tables: list[int]
     strategies: list[int]
     folds: tuple[Folding, Folding]
     tally: Tally
-    placed: tuple[tuple, tuple]  # where its foldings' moments go in the chunk's (Folding.placement)
+    placed: tuple[tuple, tuple]
 
 
 @dataclass
 class _Prepared:
     """A run's cells made ready to reduce (`_prepared`), and the pooled groups' ids."""
 
-    cells: list[_Cell]
+    batches: list[_Batch]
     pooled: list[int]
     seat_rows: np.ndarray  # each seat group's rows in every deal (where they are known); pooled: its cells' added up
     table_rows: np.ndarray  # each cell's table rows in every deal: its replays
     seat_counted: tuple[int, ...]  # the seat measures whose deals are counted, but for those known
     pair_want: np.ndarray  # what the pooled groups ask for: they are reported by their mean alone
     dtype: type
+
+
+MOST_COLUMNS = 256  # a batch's per-deal sums (groups x measures): 32 deals of them (32 KB) stay in the L1 cache
+
+
+def _batches(cells: list[tuple[int, object, list]], measures: int, max_players: int) -> list[list[int]]:
+    """Cells (index, cell, seats) in runs that one engine call plays: consecutive cells of one
+    player count, at most `max_players` distinct strategy functions and MOST_COLUMNS per-deal sums
+    between them. Every cell costs Python around its call; a batch's cells share the deal."""
+    out: list[list[int]] = []
+    functions: list = []
+    columns = 0
+    for k, (_, cell, seats) in enumerate(cells):
+        more = functions + [fn for fn in distinct_functions([seats]) if not any(fn is f for f in functions)]
+        wider = columns + _group_count(cell) * measures
+        if out and cells[out[-1][0]][1].players == cell.players and len(more) <= max_players \
+                and wider <= MOST_COLUMNS:
+            out[-1].append(k)
+            functions, columns = more, wider
+        else:
+            out.append([k])
+            functions, columns = distinct_functions([seats]), _group_count(cell) * measures
+    return out
+
+
+def _group_count(cell) -> int:
+    """A cell's groups: its distinct strategies and its seats."""
+    return len(dict.fromkeys(cell.lineup)) + cell.players
 
 
 def _prepared(spec: Spec, lay: Layout, warm_up: bool) -> _Prepared:
@@ -276,47 +315,69 @@ def _prepared(spec: Spec, lay: Layout, warm_up: bool) -> _Prepared:
     # a deal's sums fit in int32 (half the memory to pass through) unless it holds many rows
     dtype = np.int64 if lay.measures.many_rows else ROW
     plan = _plan(lay)
-    cells = []
-    by_cell: dict[int, list[int]] = {}
-    for i, g in enumerate(lay.groups):
-        by_cell.setdefault(g[1], []).append(i)
-    pairs_of: dict[int, list[tuple[int, tuple[int, int]]]] = {}
+    pairs_of: dict[int, list[tuple[int, int]]] = {}
     for p, (g, b) in enumerate(lay.pairs):
-        pairs_of.setdefault(lay.groups[g][1], []).append((p, (g, b)))
+        pairs_of.setdefault(lay.groups[g][1], []).append((p, g, b))
+    cells = []
     for ci, cell in enumerate(spec.cells()[:1] if warm_up else spec.cells()):
-        n = cell.players
-        own = by_cell[ci]  # this cell's groups, local ids 0..
-        local = {g: k for k, g in enumerate(own)}
-        names = lay.cells[ci]["lineup"]
-        distinct = lay.cells[ci]["strategies"]
-        # a deal's sums over the cells of its player count: the cells' added up, as they are folded
-        into = {local[index[("strategy", ci, n, name)]]: pooled_ids.index(index[("pooled", -1, n, name)])
-                for name in distinct if ("pooled", -1, n, name) in index}
-        half = [(g, b) for _, (g, b) in pairs_of.get(ci, []) if g < b]
-        at = {pair: k for k, pair in enumerate(half)}
-        pairs = [(p, at[(g, b)], False) if (g, b) in at else (p, at[(b, g)], True)
-                 for p, (g, b) in pairs_of.get(ci, [])]
-        # the engine folds each deal's sums as its last replay ends them, in its blocks; a seat's
-        # groups (after the strategies') are reported by their mean alone
-        folds = (Folding(len(own), ms, blocks, np.array([(local[g], local[b]) for g, b in half], np.int64),
-                         seat_want, None, into, dtype, seat_counted, pair_want, narrow=len(distinct)),
-                 Folding(1, mt, blocks, None, table_want, dtype=dtype, counted=table_counted))
-        rotations = 1 if warm_up else cell.rotations(spec.seating)
-        seated = [rotated(tuple(names), r) for r in range(rotations)]
-        group = np.array([[[local[index[("strategy", ci, n, name)]] for name in labels],
-                           [local[index[("seat", ci, n, str(s))]] for s in range(n)]] for labels in seated])
-        tally = Tally(group, [_sides(labels, distinct) for labels in seated], folds=folds, **plan,
-                      histogram_group=np.array([[distinct.index(name) for name in labels] for labels in seated]),
-                      known=not lay.measures.many_rows)
+        seats = tuple(game.seats_for(list(cell.lineup), cell.players))  # a seat's strategy is where it sits
+        cells.append((ci, cell, list(seats)))
+    batches = []
+    for members in _batches(cells, ms, game.players[1]):  # the engine's lineup holds this many functions
+        # the batch's groups, local ids 0..: every cell's strategies, then every cell's seats
+        own = [index[("strategy", cells[k][0], cells[k][1].players, name)]
+               for k in members for name in lay.cells[cells[k][0]]["strategies"]]
+        own += [index[("seat", cells[k][0], cells[k][1].players, str(s))]
+                for k in members for s in range(cells[k][1].players)]
+        local = {g: i for i, g in enumerate(own)}
+        strategy_groups = sum(len(lay.cells[cells[k][0]]["strategies"]) for k in members)
+        into: dict[int, int] = {}
+        half, transposed = [], []
+        seatings, of_cell, replays, group, side, hist, table = [], [], [], [], [], [], []
+        strategies: list[int] = []
+        for t, k in enumerate(members):
+            ci, cell, seats = cells[k]
+            n = cell.players
+            names = lay.cells[ci]["lineup"]
+            distinct = lay.cells[ci]["strategies"]
+            for name in distinct:  # a deal's sums over the cells of its player count: the cells' added up
+                if ("pooled", -1, n, name) in index:
+                    into[local[index[("strategy", ci, n, name)]]] = \
+                        pooled_ids.index(index[("pooled", -1, n, name)])
+            for p, g, b in pairs_of.get(ci, []):
+                if g < b:
+                    half.append((local[g], local[b]))
+            at = {pair: q for q, pair in enumerate(half)}
+            for p, g, b in pairs_of.get(ci, []):
+                transposed.append((p, at[(local[g], local[b])], False) if (local[g], local[b]) in at
+                                  else (p, at[(local[b], local[g])], True))
+            first = len(strategies)
+            rotations = 1 if warm_up else cell.rotations(spec.seating)
+            for r in range(rotations):
+                labels = rotated(tuple(names), r)
+                seatings.append(rotated(tuple(seats), r))
+                of_cell.append(cell)
+                replays.append((ci, r))
+                group.append([[local[index[("strategy", ci, n, name)]] for name in labels],
+                              [local[index[("seat", ci, n, str(s))]] for s in range(n)]])
+                side.append(_sides(labels, distinct))
+                hist.append([first + distinct.index(name) for name in labels])
+                table.append(t)
+            strategies += [index[("strategy", ci, n, name)] for name in distinct]
+        folds = (Folding(len(own), ms, blocks, np.array(half, np.int64).reshape(-1, 2), seat_want, None, into,
+                         dtype, seat_counted, pair_want, narrow=strategy_groups),
+                 Folding(len(members), mt, blocks, None, table_want, dtype=dtype, counted=table_counted))
+        tally = Tally(np.array(group, np.int64), np.array(side, np.int64), folds=folds, **plan,
+                      histogram_group=np.array(hist, np.int64), known=not lay.measures.many_rows,
+                      tables=np.array(table, np.int64))
         for k, p in into.items():
             seat_rows[pooled_ids[p]] += tally.rows[k]
         seat_rows[own] = tally.rows
-        table_rows[ci] = tally.replays
-        seats = tuple(game.seats_for(list(cell.lineup), n))  # a seat's strategy does not depend on where it sits
-        cells.append(_Cell(ci, cell, [rotated(seats, r) for r in range(rotations)],
-                           [index[("strategy", ci, n, name)] for name in distinct], folds, tally,
-                           (folds[0].placement(own, pairs), folds[1].placement([ci], []))))
-    prepared = _Prepared(cells, pooled_ids, seat_rows, table_rows, seat_counted, pair_want, dtype)
+        tables = [cells[k][0] for k in members]
+        table_rows[tables] = tally.replays
+        batches.append(_Batch(seatings, of_cell, replays, tables, strategies, folds, tally,
+                              (folds[0].placement(own, transposed), folds[1].placement(tables, []))))
+    prepared = _Prepared(batches, pooled_ids, seat_rows, table_rows, seat_counted, pair_want, dtype)
     _POOL[key] = (spec, lay, prepared)
     return prepared
 
@@ -379,9 +440,10 @@ def _coded(codes: np.ndarray, names: tuple[str, ...]) -> pa.Array:
     return pa.DictionaryArray.from_arrays(pa.array(codes, pa.int8()), pa.array(names))
 
 
-def to_table(stats: Statistics) -> pa.Table:
+def to_table(stats: Statistics, extra: dict | None = None) -> pa.Table:
     """One long table: a row per (kind, group, moment, measure, measure) or histogram bin that is
-    not zero (the deals present only for the measures counted, see Layout)."""
+    not zero (the deals present only for the measures counted, see Layout); `extra` joins the
+    metadata."""
     lay = stats.layout
     parts = []
     for kind, moments, counted in (("seat", stats.seat, lay.seat_counted), ("table", stats.table, lay.table_counted)):
@@ -403,14 +465,11 @@ def to_table(stats: Statistics) -> pa.Table:
                          "table_histogram": lay.measures.table_histogram, "scale": lay.measures.scale,
                          "game_table": lay.measures.table, "many_rows": lay.measures.many_rows,
                          "shares": lay.measures.shares, "table_shares": lay.measures.table_shares}}
-    return table.replace_schema_metadata({"simkit": json.dumps(meta)})
+    return table.replace_schema_metadata({"simkit": json.dumps({**meta, **(extra or {})})})
 
 
 def write(stats: Statistics, path: Path, extra: dict | None = None) -> None:
-    table = to_table(stats)
-    if extra:
-        meta = json.loads(table.schema.metadata[b"simkit"])
-        table = table.replace_schema_metadata({"simkit": json.dumps({**meta, **extra})})
+    table = to_table(stats, extra)
     with atomic_path(path) as tmp:
         pq.write_table(table, tmp, compression="zstd")
 

@@ -47,15 +47,16 @@ def _seat_config(spec, cell, seats: list) -> dict[str, list[float]]:
     return {name: [float(matrix[s, p[0]]) for s in range(len(seats))] for name, p in PARAMETERS.items()}
 
 
-def _play(seatings: list[list], count: int, first: int, spec, cell, tally: tuple | None = None,
+def _play(seatings: list[list], count: int, first: int, spec, cells: list, tally: tuple | None = None,
           rows: bool = False) -> dict[str, np.ndarray]:
-    """Deals first..first+count-1 (rounds, or matches) with each seating (a rotation of the
-    cell's lineup, with its model values), added to `tally` if given; the engine's arrays: every
-    round's, and of matches only their ends unless `rows` asks for every round (the matches are
-    then played twice, first to count their rounds; the rounds of all seatings in one array)."""
+    """Deals first..first+count-1 (rounds, or matches) with each seating (a rotation of its
+    cell's lineup, cells[r] seating r's, with the cell's model values), added to `tally` if
+    given; the engine's arrays: every round's, and of matches only their ends unless `rows` asks
+    for every round (the matches are then played twice, first to count their rounds; the rounds
+    of all seatings in one array)."""
     from simkit.ezelen import batch
 
-    models = [_model(spec, cell, seats) for seats in seatings]
+    models = [_model(spec, cell, seats) for seats, cell in zip(seatings, cells)]
     if spec.match["mode"] == "single":
         res = batch.play_rotations(seatings, count, spec.seed, spec.rules, models, first=first, tally=tally)
         extra = {}

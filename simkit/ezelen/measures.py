@@ -45,9 +45,9 @@ def add_round_at(tally, kept, b, i, r, loser, why, signal, turns):
         lost = (np.int64(1), np.int64(why == LAST), np.int64(why == TEMPO))
         seat_adds_at(tally, kept, i, r, loser, 1, lost)
         a, z = main_of(tally, r, loser, 1, lost)
-    table_add_at(tally, kept, i, 1 + why, 1)  # the table measures last, tempo, tie, stalled: the reasons in order
-    table_adds_at(tally, kept, i, 5, (np.int64(signal >= 0), np.int64(max(signal, 0)), np.int64(turns)))
-    table_count(tally, b, signal)  # -1 (nobody signalled): not counted
+    table_add_at(tally, kept, i, r, 1 + why, 1)  # the table measures last, tempo, tie, stalled: the reasons in order
+    table_adds_at(tally, kept, i, r, 5, (np.int64(signal >= 0), np.int64(max(signal, 0)), np.int64(turns)))
+    table_count(tally, b, r, signal)  # -1 (nobody signalled): not counted
     return a, z
 
 

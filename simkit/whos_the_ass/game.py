@@ -15,11 +15,11 @@ def _seats_for(specs: list, players: int) -> list:
     return seats_for(specs, players)
 
 
-def _play(seatings: list[list], count: int, first: int, spec, cell, tally: tuple | None = None,
+def _play(seatings: list[list], count: int, first: int, spec, cells: list, tally: tuple | None = None,
           rows: bool = False) -> dict[str, np.ndarray]:
-    """Deals first..first+count-1 (hands, or matches) with each seating (a rotation of the
-    cell's lineup), added to `tally` if given; the engine's arrays (every hand's or match's: the
-    rows need nothing more)."""
+    """Deals first..first+count-1 (hands, or matches) with each seating (a rotation of its
+    cell's lineup: cells[r] is seating r's), added to `tally` if given; the engine's arrays
+    (every hand's or match's: the rows need nothing more)."""
     from simkit.whos_the_ass import batch
 
     if spec.match["mode"] == "single":

@@ -67,8 +67,8 @@ def add_hands(penalties, ass_end, tricks, lo, hi, tally, kept, b):
                     c = seat_column(tally, r, k, ass_end[r, h], 3)
                     if c >= 0:
                         sums[row + i, c] += 1
-            table_add_at(tally, kept, i, 1, tricks[r, h])
-            table_count(tally, b, tricks[r, h])
+            table_add_at(tally, kept, i, r, 1, tricks[r, h])
+            table_count(tally, b, r, tricks[r, h])
     for i in range(count):
         deal_end(tally, kept, b, lo + i)
 
@@ -90,7 +90,7 @@ def add_match(totals, hands, m, tally, kept, b):
             if totals[r, m, s] == best:
                 seat_add(tally, kept, r, s, 2, WIN_SCALE // winners)
             seat_count(tally, b, r, s, totals[r, m, s])
-        table_add(tally, kept, 1, hands[r, m])
-        table_count(tally, b, hands[r, m])
+        table_add(tally, kept, r, 1, hands[r, m])
+        table_count(tally, b, r, hands[r, m])
         replay_end(tally, kept, r)
     deal_end(tally, kept, b, m)
