@@ -1,8 +1,13 @@
 """The fast engine: one hand of Who's the Ass? over flat arrays, compiled with numba.
 
-Rules W6–W17 in the order they act. Strategies are called as `strats[seat](hand, view,
-params[seat], rng)`; every action is checked and an illegal one ends the hand with a return
-code (no exceptions in the hot loop, so the same code can later become a CUDA device function).
+A hand in play is a state of two arrays: `hands` (each seat's 15 counts) and `view` (the public
+view, simkit.whos_the_ass.view, which also says who decides next and what the trick needs). It can
+be copied, `start`ed from a deal, moved on by `step` (one action: rules W6–W17 in the order they
+act) and played to its end from any position by `play_on`, the strategies deciding; `play` is
+`start` then `play_on`, and the legal actions are simkit.whos_the_ass.legal.nth_legal's. A search
+plays its rollouts with the same functions. Strategies are called as `strats[seat](hand, view,
+params[seat], rng)`; every action is checked and an illegal one ends the hand with a return code
+(no exceptions in the hot loop, so the same code can later become a CUDA device function).
 """
 
 import numba as nb
@@ -56,6 +61,111 @@ def _fail(err, code, seat, trick, action, phase):
     return -1
 
 
+@nb.njit(inline="always", cache=True)
+def _open_trick(hands, view, n, leader, after_ass):
+    """Trick view[TRICK] starts: `leader` to lead; the ass may be led unless the trick before
+    was an ass trick (W6, W15)."""
+    for c in range(N_CODES):
+        view[V.TABLE + c] = 0
+    for s in range(n):
+        view[V.PLAYED + s] = V.NOT_ACTED
+    view[V.LEADER] = leader
+    view[V.SEAT] = leader
+    view[V.PHASE] = V.LEAD
+    view[V.COUNT] = 0
+    view[V.TOP] = -1
+    view[V.TOP_SEAT] = -1
+    view[V.MAY_LEAD_ASS] = 1 if hands[leader, 0] > 0 and not after_ass else 0
+
+
+@nb.njit(inline="always", cache=True)
+def start(hands, view, n, ass_joker, leader, scores, hand_no):
+    """The state of a dealt hand before its first lead: `hands` (rows >= n of N_CODES counts)
+    and `view` (V.SIZE) are the whole state of a hand in play; `step` moves it on."""
+    view[:] = 0
+    view[V.PLAYERS] = n
+    view[V.ASS_JOKER] = ass_joker
+    view[V.HAND_NO] = hand_no
+    for s in range(n):
+        view[V.HAND_SIZES + s] = hands[s].sum()
+        view[V.SCORES + s] = scores[s]
+        if hands[s, 0] > 0:
+            view[V.ASS_HOLDER] = s  # W3
+    _open_trick(hands, view, n, leader, False)
+
+
+@nb.njit(inline="always", cache=True)
+def step(hands, view, action, log, err):
+    """The deciding player (view[SEAT]) plays `action`; once the trick is complete it is resolved
+    and the next one opened. Returns 0 while the hand goes on, the number of tricks once it has
+    ended (W16), or -1 with `err` set for an illegal action (the state then as it was) or a hand
+    past MAX_TRICKS. `log` (MAX_TRICKS x LOG_WIDTH, or empty) receives every trick."""
+    n = view[V.PLAYERS]
+    seat = view[V.SEAT]
+    leader = view[V.LEADER]
+    t = view[V.TRICK]
+    phase = view[V.PHASE]
+    if phase == V.LEAD:
+        if not lead_is_legal(hands[seat], action, view[V.MAY_LEAD_ASS] == 1):
+            return _fail(err, ILLEGAL, seat, t, action, phase)
+        view[V.MAY_LEAD_ASS] = 0
+        top = _take_from_hand(hands, view, seat, action)
+        view[V.TOP_SEAT] = seat
+        if action == LEAD_ASS:  # W11: the ass trick; everybody plays one card
+            view[V.ASS_HOLDER] = -1
+            view[V.PHASE] = V.ASS_TRICK
+            view[V.TOP] = 0
+        else:  # W7-W9: the count is fixed by the lead, each raise must go higher
+            view[V.PHASE] = V.FOLLOW
+            view[V.COUNT] = set_numbers(action) + set_jokers(action)
+            view[V.TOP] = top
+    elif phase == V.FOLLOW:
+        if not follow_is_legal(hands[seat], action, view[V.COUNT], view[V.TOP]):
+            return _fail(err, ILLEGAL, seat, t, action, phase)
+        if action == PASS:
+            view[V.PLAYED + seat] = V.PASSED
+        else:
+            view[V.TOP] = _take_from_hand(hands, view, seat, action)
+            view[V.TOP_SEAT] = seat
+    else:
+        if not ass_play_is_legal(hands[seat], action, view[V.ASS_JOKER]):
+            return _fail(err, ILLEGAL, seat, t, action, phase)
+        v = _take_from_hand(hands, view, seat, action)
+        if v >= view[V.TOP]:  # W14: the highest takes; of equal highest values the last one
+            view[V.TOP] = v
+            view[V.TOP_SEAT] = seat
+    if log.shape[0] > 0:
+        log[t, 1] = leader
+        log[t, 2 + (seat - leader if seat >= leader else seat + n - leader)] = action
+    seat = seat + 1 if seat + 1 < n else 0
+    if seat != leader:
+        view[V.SEAT] = seat
+        return 0
+    # the trick is complete: its winner (normal) or taker (ass trick) leads the next (W10, W14)
+    leader = view[V.TOP_SEAT]
+    ass_trick = view[V.PHASE] == V.ASS_TRICK
+    if ass_trick:
+        for c in range(N_CODES):
+            hands[leader, c] += view[V.TABLE + c]
+            view[V.HAND_SIZES + leader] += view[V.TABLE + c]
+        view[V.ASS_HOLDER] = leader
+    else:
+        for c in range(N_CODES):
+            view[V.DISCARDED + c] += view[V.TABLE + c]
+    if log.shape[0] > 0:
+        log[t, 0] = KIND_ASS if ass_trick else KIND_NORMAL
+        log[t, 2 + n] = leader
+    t += 1
+    view[V.TRICK] = t
+    for s in range(n):  # W16: the hand ends after a trick that leaves somebody without cards
+        if view[V.HAND_SIZES + s] == 0:
+            return t
+    if t >= MAX_TRICKS:
+        return _fail(err, TOO_LONG, leader, t, 0, 0)
+    _open_trick(hands, view, n, leader, ass_trick)
+    return 0
+
+
 # _nrt=False: play allocates nothing, and without it numba wraps every array slice it passes to
 # a strategy in atomic reference-count updates (about a third of the time per hand).
 @nb.njit(cache=True, _nrt=False)
@@ -67,6 +177,14 @@ def play(strats, params, n, ass_joker, leader, hands, view, rngs, scores, hand_n
     `hands` is (rows >= n) x N_CODES and `view` V.SIZE long, both C-contiguous; `log`
     (MAX_TRICKS x LOG_WIDTH, or empty) receives every trick when tracing.
     """
+    start(hands, view, n, ass_joker, leader, scores, hand_no)
+    return play_on(strats, params, hands, view, rngs, log, err)
+
+
+@nb.njit(cache=True, _nrt=False)
+def play_on(strats, params, hands, view, rngs, log, err):
+    """Play the hand in `hands` and `view` (`start`, then any number of `step`s) to its end, the
+    strategies deciding; as `play`."""
     # Views of the same memory with compile-time shapes and no owner: every strategy call passes
     # each array as 7 words, and these make 5 of them constants instead of stack reloads; row
     # offsets become constant multiples too. The callers own the memory for the whole call.
@@ -75,110 +193,12 @@ def play(strats, params, n, ass_joker, leader, hands, view, rngs, scores, hand_n
     params = unowned(params, (params.shape[0], params.shape[1]))
     rngs = unowned(rngs, (rngs.shape[0], 1))
     shown = readonly(view)  # what strategies get: the same memory, typed read-only
-    view[:] = 0
-    view[V.PLAYERS] = n
-    view[V.ASS_JOKER] = ass_joker
-    view[V.HAND_NO] = hand_no
-    for s in range(n):
-        view[V.HAND_SIZES + s] = hands[s].sum()
-        view[V.SCORES + s] = scores[s]
-        if hands[s, 0] > 0:
-            view[V.ASS_HOLDER] = s  # W3
-    recording = log.shape[0] > 0
     table = seat_table(strats)
-    after_ass = False
-    t = 0
     while True:
-        if t >= MAX_TRICKS:
-            return _fail(err, TOO_LONG, leader, t, 0, 0)
-        for c in range(N_CODES):
-            view[V.TABLE + c] = 0
-        for s in range(n):
-            view[V.PLAYED + s] = V.NOT_ACTED
-        view[V.TRICK] = t
-        view[V.LEADER] = leader
-        view[V.SEAT] = leader
-        view[V.PHASE] = V.LEAD
-        view[V.COUNT] = 0
-        view[V.TOP] = -1
-        view[V.TOP_SEAT] = -1
-        may_lead_ass = hands[leader, 0] > 0 and not after_ass  # W6, W15
-        view[V.MAY_LEAD_ASS] = 1 if may_lead_ass else 0
-        a = table[leader](readonly(hands[leader]), shown, readonly(params[leader]), rngs[leader])
-        view[V.MAY_LEAD_ASS] = 0
-        if not lead_is_legal(hands[leader], a, may_lead_ass):
-            return _fail(err, ILLEGAL, leader, t, a, V.LEAD)
-        if recording:
-            log[t, 1] = leader
-            log[t, 2] = a
-        if a == LEAD_ASS:
-            # W11-W14: the ass trick; everybody plays one card, the highest (last on ties) takes.
-            _take_from_hand(hands, view, leader, a)
-            view[V.ASS_HOLDER] = -1
-            view[V.PHASE] = V.ASS_TRICK
-            view[V.TOP] = 0
-            view[V.TOP_SEAT] = leader
-            top = 0
-            taker = leader
-            s = leader
-            for i in range(1, n):
-                s = s + 1 if s + 1 < n else 0
-                view[V.SEAT] = s
-                a = table[s](readonly(hands[s]), shown, readonly(params[s]), rngs[s])
-                if not ass_play_is_legal(hands[s], a, ass_joker):
-                    return _fail(err, ILLEGAL, s, t, a, V.ASS_TRICK)
-                v = _take_from_hand(hands, view, s, a)
-                if v >= top:  # W14: of equal highest values the last one takes
-                    top = v
-                    taker = s
-                    view[V.TOP] = v
-                    view[V.TOP_SEAT] = s
-                if recording:
-                    log[t, 2 + i] = a
-            for c in range(N_CODES):
-                hands[taker, c] += view[V.TABLE + c]
-                view[V.HAND_SIZES + taker] += view[V.TABLE + c]
-            view[V.ASS_HOLDER] = taker
-            after_ass = True
-            leader = taker
-            kind = KIND_ASS
-        else:
-            # W7-W10: a normal trick; the count is fixed by the lead, each raise must go higher.
-            top = _take_from_hand(hands, view, leader, a)
-            count = set_numbers(a) + set_jokers(a)
-            winner = leader
-            view[V.PHASE] = V.FOLLOW
-            view[V.COUNT] = count
-            view[V.TOP] = top
-            view[V.TOP_SEAT] = leader
-            s = leader
-            for i in range(1, n):
-                s = s + 1 if s + 1 < n else 0
-                view[V.SEAT] = s
-                a = table[s](readonly(hands[s]), shown, readonly(params[s]), rngs[s])
-                if not follow_is_legal(hands[s], a, count, top):
-                    return _fail(err, ILLEGAL, s, t, a, V.FOLLOW)
-                if recording:
-                    log[t, 2 + i] = a
-                if a == PASS:
-                    view[V.PLAYED + s] = V.PASSED
-                    continue
-                top = _take_from_hand(hands, view, s, a)
-                winner = s
-                view[V.TOP] = top
-                view[V.TOP_SEAT] = s
-            for c in range(N_CODES):
-                view[V.DISCARDED + c] += view[V.TABLE + c]
-            after_ass = False
-            leader = winner
-            kind = KIND_NORMAL
-        if recording:
-            log[t, 0] = kind
-            log[t, 2 + n] = leader
-        t += 1
-        for s in range(n):  # W16: the hand ends after a trick that leaves somebody without cards
-            if view[V.HAND_SIZES + s] == 0:
-                return t
+        s = view[V.SEAT]
+        t = step(hands, view, table[s](readonly(hands[s]), shown, readonly(params[s]), rngs[s]), log, err)
+        if t != 0:
+            return t
 
 
 @nb.njit(inline="always", cache=True)
