@@ -203,7 +203,8 @@ def strength(game, players, hands, seed, strategies, rule_pairs, strategy_files,
         candidates = [registry.canonical(game, s) for s in split(strategies)]  # all checked before any runs
         candidates = [c for i, c in enumerate(candidates) if str(c) != base and c not in candidates[:i]]
     else:
-        candidates = [i.name + ("()" if i.composer else "") for i in registry.available(game) if i.name != base]
+        candidates = [i.name + ("()" if i.composer else "") for i in registry.available(game)
+                      if i.name != base and not i.search]  # a search is rated when named (--strategies pimc)
     start = time.perf_counter()
     with _progress(hands * (len(candidates) + 1), described.deal) as bar:
         table = rating(candidates, players, hands, seed, rules, progress=bar.update)

@@ -42,6 +42,7 @@ class StrategyInfo:
     composer: Callable[[dict], tuple[tuple[float, ...], str]] | None = None  # values: numbers or StrategySpecs
     origin: str = ""  # "file.py: function" for a user's strategy, named in its errors
     model: tuple[tuple[str, float], ...] = field(default=())  # Ezelen M8: model values the seat brings
+    search: bool = False  # a search (pimc): thousands of times a heuristic's cost a decision, rated only when named
 
 
 _REGISTRY: dict[tuple[str, str], StrategyInfo] = {}

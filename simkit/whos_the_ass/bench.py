@@ -42,6 +42,8 @@ def strategy_bench(hands: int, echo: Callable[[str], None] = print, players: int
     base, base_tricks = measure(["lowest"])
     rows = []
     for info in registry.available(GAME):
+        if info.search:  # thousands of times slower a decision: `search_bench`
+            continue
         spec = info.name + ("()" if info.composer else "")
         alone, tricks = measure([spec])
         one, _ = measure([spec] + ["lowest"] * (players - 1))
@@ -54,4 +56,20 @@ def strategy_bench(hands: int, echo: Callable[[str], None] = print, players: int
     echo(f"hands/s per strategy at {players} players on one thread (median of {REPEATS} runs of {hands:,} "
          f"hands); % of all-lowest = {base:,.0f} hands/s, {base * base_tricks:,.0f} tricks/s")
     echo(table.to_string())
+    search_bench(max(50, hands // 1000), echo, players)
     return table
+
+
+SEARCH = "pimc(samples=32)"  # the search bot's benchmark: one seat among three of the best heuristic
+SEARCH_FIELD = "highest"
+
+
+def search_bench(hands: int, echo: Callable[[str], None] = print, players: int = 4) -> float:
+    """Hands/s on one thread of one `pimc(samples=32)` seat among `highest` players (the search
+    bot's cost: each decision plays every legal action out 32 times)."""
+    seats = seats_for([SEARCH] + [SEARCH_FIELD] * (players - 1), players)
+    speed, _ = rate(_play, seats, hands, 1)
+    nb.set_num_threads(nb.config.NUMBA_NUM_THREADS)
+    echo(f"search: {SEARCH} in one seat among {players - 1} {SEARCH_FIELD} at {players} players, one thread: "
+         f"{speed:,.0f} hands/s (median of {REPEATS} runs of {hands:,} hands)")
+    return speed

@@ -166,8 +166,44 @@ def step(hands, view, action, log, err):
     return 0
 
 
-# _nrt=False: play allocates nothing, and without it numba wraps every array slice it passes to
-# a strategy in atomic reference-count updates (about a third of the time per hand).
+def player(table_of, decide):
+    """A `play_on` whose seats decide by `decide(table, seat, hand, view, params, rng)`, with
+    `table = table_of(strats)` made once per hand: the engine's own (a lineup of compiled
+    strategies), or a search's rollouts (a heuristic called directly, which numba can cache)."""
+
+    # _nrt=False: play allocates nothing, and without it numba wraps every array slice it passes
+    # to a strategy in atomic reference-count updates (about a third of the time per hand).
+    @nb.njit(cache=True, _nrt=False)
+    def play_on(strats, params, hands, view, rngs, log, err):
+        """Play the hand in `hands` and `view` (`start`, then any number of `step`s) to its end,
+        the strategies deciding; as `play`."""
+        # Views of the same memory with compile-time shapes and no owner: every strategy call
+        # passes each array as 7 words, and these make 5 of them constants instead of stack
+        # reloads; row offsets become constant multiples too. The callers own the memory.
+        hands = unowned(hands, (hands.shape[0], N_CODES))
+        view = unowned(view, (V.SIZE,))
+        params = unowned(params, (params.shape[0], params.shape[1]))
+        rngs = unowned(rngs, (rngs.shape[0], 1))
+        shown = readonly(view)  # what strategies get: the same memory, typed read-only
+        table = table_of(strats)
+        while True:
+            s = view[V.SEAT]
+            t = step(hands, view, decide(table, s, readonly(hands[s]), shown, readonly(params[s]), rngs[s]), log,
+                     err)
+            if t != 0:
+                return t
+
+    return play_on
+
+
+@nb.njit(inline="always", cache=True)
+def _lineup_decides(table, seat, hand, view, params, rng):
+    return table[seat](hand, view, params, rng)
+
+
+play_on = player(seat_table, _lineup_decides)
+
+
 @nb.njit(cache=True, _nrt=False)
 def play(strats, params, n, ass_joker, leader, hands, view, rngs, scores, hand_no, log, err):
     """Play one dealt hand to its end (W16). Returns the number of tricks, or -1 with `err` set.
@@ -179,26 +215,6 @@ def play(strats, params, n, ass_joker, leader, hands, view, rngs, scores, hand_n
     """
     start(hands, view, n, ass_joker, leader, scores, hand_no)
     return play_on(strats, params, hands, view, rngs, log, err)
-
-
-@nb.njit(cache=True, _nrt=False)
-def play_on(strats, params, hands, view, rngs, log, err):
-    """Play the hand in `hands` and `view` (`start`, then any number of `step`s) to its end, the
-    strategies deciding; as `play`."""
-    # Views of the same memory with compile-time shapes and no owner: every strategy call passes
-    # each array as 7 words, and these make 5 of them constants instead of stack reloads; row
-    # offsets become constant multiples too. The callers own the memory for the whole call.
-    hands = unowned(hands, (hands.shape[0], N_CODES))
-    view = unowned(view, (V.SIZE,))
-    params = unowned(params, (params.shape[0], params.shape[1]))
-    rngs = unowned(rngs, (rngs.shape[0], 1))
-    shown = readonly(view)  # what strategies get: the same memory, typed read-only
-    table = seat_table(strats)
-    while True:
-        s = view[V.SEAT]
-        t = step(hands, view, table[s](readonly(hands[s]), shown, readonly(params[s]), rngs[s]), log, err)
-        if t != 0:
-            return t
 
 
 @nb.njit(inline="always", cache=True)

@@ -1,3 +1,3 @@
 """Who's the Ass? strategies; importing this package registers them."""
 
-from simkit.strategies.whos_the_ass import baseline, heuristics, random_play  # noqa: F401
+from simkit.strategies.whos_the_ass import baseline, heuristics, random_play, search  # noqa: F401

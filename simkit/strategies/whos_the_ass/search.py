@@ -1,0 +1,162 @@
+"""`pimc`, determinized search (perfect-information Monte Carlo; Long et al. 2010): at each decision
+with a choice, deal the cards the player has not seen to the other seats consistently with what it
+saw (their hand sizes, the cards out of play and on the table, who holds the ass), play every
+distinct legal action out on the same deals with a heuristic at every seat, and take the lowest
+mean own penalty. It sees only the view: cards an ass trick's taker picked up are not tracked (the
+view does not keep them), so they are dealt among the unseen cards like any other.
+
+The rollout is the heuristic families' one function (simkit.strategies.whos_the_ass.heuristics)
+with the searcher's own parameter vector in its slots, so `rollout=` takes any family or
+`compose(...)` without compiling anything new; the search's own values sit in slots after them.
+"""
+
+import numba as nb
+import numpy as np
+
+from simkit import registry
+from simkit.errors import SimkitError
+from simkit.rng import below, next_u64, pick_equal, seat_state
+from simkit.strategies.whos_the_ass import slots as P
+from simkit.strategies.whos_the_ass.heuristics import CHOICES, heuristic
+from simkit.strategy_spec import StrategySpec
+from simkit.whos_the_ass import view as V
+from simkit.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, penalty_of, player, step
+from simkit.whos_the_ass.legal import nth_legal
+from simkit.whos_the_ass.rules import COPIES_PER_NUMBER, GAME, JOKER, MAX_PLAYERS, N_CODES, N_JOKERS
+from simkit.whos_the_ass.strategy import SIGNATURE
+
+SAMPLES = P.SIZE - 3  # slot 13: deals sampled per decision (the heuristic's slots come before)
+DEFAULT_SAMPLES = 32
+MOST_SAMPLES = 4096
+DEFAULT_ROLLOUT = "highest"  # the strongest built-in heuristic against lowest players (docs/strategies.md)
+HEURISTICS = tuple(CHOICES)
+
+
+@nb.njit(inline="always", cache=True)
+def _no_table(strats):
+    return strats
+
+
+@nb.njit(inline="always", cache=True)
+def _rollout_decides(table, seat, hand, view, params, rng):
+    return heuristic(hand, view, params, rng)
+
+
+play_out = player(_no_table, _rollout_decides)  # the engine's play_on, every seat the rollout heuristic
+MOST_ACTIONS = 64  # distinct legal actions of one decision are far fewer (a lead: 13 values x (jokers + 1) + 5)
+
+
+@nb.njit(cache=True)
+def unseen(hand, view):
+    """The cards the deciding player has not seen, by code (the ass apart): the deck less its
+    own hand, the cards out of play and those on the table."""
+    out = np.zeros(N_CODES, np.int64)
+    for c in range(1, N_CODES):
+        out[c] = (N_JOKERS if c == JOKER else COPIES_PER_NUMBER) - hand[c] - view[V.DISCARDED + c] - view[V.TABLE + c]
+    return out
+
+
+@nb.njit(inline="always", cache=True)
+def sample_hands(hands, hand, view, pool, size, rng):
+    """Deal the `size` cards of `pool` (codes, shuffled here) to the other seats: each as many
+    as it holds, the ass to its holder; the deciding seat keeps `hand`."""
+    n, me, holder = view[V.PLAYERS], view[V.SEAT], view[V.ASS_HOLDER]
+    k = 0
+    for s in range(n):
+        for c in range(N_CODES):
+            hands[s, c] = 0
+        if s == me:
+            for c in range(N_CODES):
+                hands[s, c] = hand[c]
+            continue
+        need = view[V.HAND_SIZES + s]
+        if s == holder:
+            hands[s, 0] = 1
+            need -= 1
+        for _ in range(need):  # a partial Fisher–Yates shuffle: only the cards dealt are drawn
+            j = k + below(rng, size - k)
+            card = pool[j]
+            pool[j] = pool[k]
+            pool[k] = card
+            hands[s, card] += 1
+            k += 1
+
+
+@nb.njit(cache=True)
+def search(hand, view, params, rng):
+    """The action of least mean own penalty over params[SAMPLES] deals of the unseen cards, each
+    distinct legal action played out on the same deals (and the same random streams) by the
+    rollout heuristic at every seat; ties at random. One legal action: no search."""
+    n, me = view[V.PLAYERS], view[V.SEAT]
+    actions = nth_legal(hand, view, -1)
+    if actions <= 1:
+        return nth_legal(hand, view, 0)
+    samples = max(1, np.int64(params[SAMPLES]))
+    total = np.zeros(actions, np.int64)
+    dealt = np.zeros((MAX_PLAYERS, N_CODES), np.int64)
+    hands = np.zeros((MAX_PLAYERS, N_CODES), np.int64)
+    state = np.zeros(view.shape[0], np.int64)
+    lineup = np.zeros((MAX_PLAYERS, params.shape[0]), np.float64)
+    for s in range(n):
+        lineup[s] = params
+    rngs = np.zeros((MAX_PLAYERS, 1), np.uint64)
+    log = np.zeros((0, LOG_WIDTH), np.int64)
+    err = np.zeros(ERR_WIDTH, np.int64)
+    counts = unseen(hand, view)
+    pool = np.zeros(N_CODES * COPIES_PER_NUMBER, np.uint8)
+    size = 0
+    for c in range(1, N_CODES):
+        for _ in range(counts[c]):
+            pool[size] = c
+            size += 1
+    for _ in range(samples):
+        sample_hands(dealt, hand, view, pool, size, rng)
+        key = next_u64(rng)  # the rollouts' random streams: the same for every action (common numbers)
+        for k in range(actions):
+            hands[:n] = dealt[:n]
+            state[:] = view
+            for s in range(n):
+                rngs[s, 0] = seat_state(key, s)
+            if step(hands, state, nth_legal(hand, view, k), log, err) == 0:
+                play_out(lineup, lineup, hands, state, rngs, log, err)
+            total[k] += penalty_of(hands[me])
+    best = total.min()
+    ties = 0
+    for k in range(actions):
+        ties += total[k] == best
+    return nth_legal(hand, view, pick_equal(total, actions, best, ties, rng))
+
+
+@nb.njit(SIGNATURE, cache=True)  # it allocates its scratch: compiled with numba's reference counting
+def pimc(hand, view, params, rng):
+    return search(hand, view, params, rng)
+
+
+def _pimc(values: dict) -> tuple[tuple[float, ...], str]:
+    """pimc(samples=32, rollout=highest): the parameter vector (the rollout heuristic's, the
+    samples in their slot) and the label."""
+    unknown = set(values) - {"samples", "rollout"}
+    if unknown:
+        raise SimkitError(f"strategy 'pimc' has no parameter {sorted(unknown)[0]!r} (parameters: samples, rollout)")
+    samples = values.get("samples", DEFAULT_SAMPLES)
+    if isinstance(samples, StrategySpec) or samples != int(samples) or not 1 <= samples <= MOST_SAMPLES:
+        raise SimkitError(f"strategy 'pimc': samples must be a whole number 1..{MOST_SAMPLES}, got {samples}")
+    rollout = values.get("rollout", StrategySpec(DEFAULT_ROLLOUT))
+    if not isinstance(rollout, StrategySpec):
+        raise SimkitError(f"strategy 'pimc': rollout= needs a heuristic (a family or compose(...)), got {rollout:g}")
+    info, vector, label = registry.resolve(GAME, rollout)
+    if info.decide is not heuristic:
+        fits = ", ".join(HEURISTICS)
+        raise SimkitError(f"strategy 'pimc': rollout={label} is not a heuristic family ({fits}, or compose(...))")
+    out = list(vector) + [0.0] * (P.SIZE - len(vector))
+    out[SAMPLES] = samples
+    parts = [f"samples={int(samples)}"] if "samples" in values else []
+    parts += [f"rollout={label}"] if "rollout" in values else []
+    return tuple(out), "pimc" + (f"({', '.join(parts)})" if parts else "")
+
+
+registry.add(registry.StrategyInfo(
+    GAME, "pimc",
+    f"Search: each decision with a choice, deal the unseen cards {DEFAULT_SAMPLES} times (samples=), play every "
+    f"legal action out with a heuristic (rollout=, default {DEFAULT_ROLLOUT}), take the least mean own penalty.",
+    pimc, composer=_pimc, search=True))
