@@ -20,6 +20,8 @@ def test_the_spec_sets_samples_and_the_rollout_heuristic_and_names_them_once():
     assert label == "pimc(samples=8, rollout=compose(lead=greedy))"
     assert vector[SAMPLES] == 8 and vector[:SAMPLES] == greedy_lead[:SAMPLES]
     assert registry.resolve(GAME, "pimc")[1][SAMPLES] == 32
+    _, vector, label = registry.resolve(GAME, "pimc(rollout=lowest)")  # lowest's twin, compose()
+    assert label == "pimc(rollout=lowest)" and vector[:SAMPLES] == registry.resolve(GAME, "compose()")[1][:SAMPLES]
 
 
 @pytest.mark.parametrize("spec, why", [

@@ -17,7 +17,7 @@ from simkit import registry
 from simkit.errors import SimkitError
 from simkit.rng import below, next_u64, pick_equal, seat_state
 from simkit.strategies.whos_the_ass import slots as P
-from simkit.strategies.whos_the_ass.heuristics import CHOICES, heuristic
+from simkit.strategies.whos_the_ass.heuristics import heuristic
 from simkit.strategy_spec import StrategySpec
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, penalty_of, player, step
@@ -29,7 +29,6 @@ SAMPLES = P.SIZE - 3  # slot 13: deals sampled per decision (the heuristic's slo
 DEFAULT_SAMPLES = 32
 MOST_SAMPLES = 4096
 DEFAULT_ROLLOUT = "highest"  # the strongest built-in heuristic against lowest players (docs/strategies.md)
-HEURISTICS = tuple(CHOICES)
 
 
 @nb.njit(inline="always", cache=True)
@@ -140,14 +139,16 @@ def _pimc(values: dict) -> tuple[tuple[float, ...], str]:
         raise SimkitError(f"strategy 'pimc' has no parameter {sorted(unknown)[0]!r} (parameters: samples, rollout)")
     samples = values.get("samples", DEFAULT_SAMPLES)
     if isinstance(samples, StrategySpec) or samples != int(samples) or not 1 <= samples <= MOST_SAMPLES:
-        raise SimkitError(f"strategy 'pimc': samples must be a whole number 1..{MOST_SAMPLES}, got {samples}")
+        raise SimkitError(f"strategy 'pimc': samples must be a whole number 1..{MOST_SAMPLES}, got {samples:g}")
     rollout = values.get("rollout", StrategySpec(DEFAULT_ROLLOUT))
     if not isinstance(rollout, StrategySpec):
         raise SimkitError(f"strategy 'pimc': rollout= needs a heuristic (a family or compose(...)), got {rollout:g}")
-    info, vector, label = registry.resolve(GAME, rollout)
+    # `lowest` is a function of its own; its twin compose() makes exactly its decisions (tested)
+    info, vector, label = registry.resolve(GAME, "compose()" if rollout == StrategySpec("lowest") else rollout)
+    label = "lowest" if rollout == StrategySpec("lowest") else label
     if info.decide is not heuristic:
-        fits = ", ".join(HEURISTICS)
-        raise SimkitError(f"strategy 'pimc': rollout={label} is not a heuristic family ({fits}, or compose(...))")
+        fits = ", ".join(["lowest"] + [i.name for i in registry.available(GAME) if i.decide is heuristic])
+        raise SimkitError(f"strategy 'pimc': rollout={label} is not a heuristic family ({fits})")
     out = list(vector) + [0.0] * (P.SIZE - len(vector))
     out[SAMPLES] = samples
     parts = [f"samples={int(samples)}"] if "samples" in values else []
