@@ -1,9 +1,9 @@
 """What an engine's parallel driver adds the deals it plays into, as it plays them: a run's
 statistics (simkit.moments), so a run never writes a row per hand to reduce later.
 
-A driver plays each deal in every rotation of the lineup before the next deal. The tally keeps
-the deal's sums for each group (a strategy, a seat) and for the table while its replays are
-played, folds them into the moments as soon as its last replay ends (simkit.moments.fold_deals),
+A driver plays each deal in every rotation of its lineups (its tables) before the next deal. The
+tally keeps the deal's sums for each group (a strategy, a seat) and for each table while its
+replays are played, folds them into the moments as soon as its last replay ends (simkit.moments.fold_deals),
 and counts the histograms: all in small arrays that stay in the cache, with one partial sum per
 block of the driver (integers: any split of the deals into blocks gives the same totals).
 
@@ -277,8 +277,9 @@ def flush(tally, kept, b):
 
 
 class Tally:
-    """A tally's arrays, made in Python for a table's engine calls (the `arrays` tuple is what the
-    driver takes; `reset` before each call); `off` is the empty one."""
+    """A tally's arrays, made in Python for the engine calls of a batch of tables, each a lineup in
+    its rotations (simkit.experiments.statistics plays a player count's cells together); the
+    `arrays` tuple is what the driver takes, `reset` before each call; `off` is the empty one."""
 
     def __init__(self, group: np.ndarray, side, main: int, folds: "tuple[Folding, Folding]",
                  seat_histogram: bool = False, table_histogram: bool = False,
