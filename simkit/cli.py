@@ -4,6 +4,7 @@ Every game-specific word comes from the game's description (simkit.games): its n
 play, its rule shorthands, its default strategy, what `simulate`, `trace` and `bench` do with it.
 """
 
+import dataclasses
 import os
 import sys
 import time
@@ -174,13 +175,16 @@ def check(file):
 @click.option("--strategies", type=str, default=None,
               help="Strategies to rate, comma-separated (default: every registered one but the baseline, at its "
                    "defaults; Ezelen's attention profiles bring their model values).")
+@click.option("--field", type=str, default=None,
+              help="The strategy in every other seat and at the comparison table (default: the game's baseline), "
+                   "e.g. --field highest.")
 @_rule_flag_opts
 @rule_opt
 @strategy_file_opt
 @click.option("--markdown", is_flag=True, help="Print a Markdown table (for docs).")
-def strength(game, players, hands, seed, strategies, rule_pairs, strategy_files, markdown, **flags):
-    """Rate strategies: each in one seat (rotated through the seats) against the game's baseline in all
-    others, paired with an all-baseline table on the same deals. Who's the Ass?: mean penalty per hand
+def strength(game, players, hands, seed, strategies, field, rule_pairs, strategy_files, markdown, **flags):
+    """Rate strategies: each in one seat (rotated through the seats) against the game's baseline (or
+    --field) in all others, paired with an all-baseline table on the same deals. Who's the Ass?: mean penalty per hand
     against lowest; Ezelen: share of single rounds lost against greedy (a strategy's attention profile
     comes with its seat)."""
     from simkit import registry
@@ -193,6 +197,8 @@ def strength(game, players, hands, seed, strategies, rule_pairs, strategy_files,
         raise SimkitError(f"simkit strength rates strategies of games with a strength table; {described.title} "
                           "has none (compare them with `simkit run`)")
     options.load_files(strategy_files)
+    if field is not None:  # another field than the baseline's: checked, and named by its label
+        rating = dataclasses.replace(rating, baseline=str(registry.canonical(game, field)))
     described.check_players(players)
     rules, seed, hands = options.rules(described, rule_pairs, flags), check_seed(seed), check_count(hands, "--hands")
     if hands < players:

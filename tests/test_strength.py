@@ -116,3 +116,20 @@ def test_a_bad_player_count_for_ezelen_is_one_line_and_exit_2(run):
         assert err == f"simkit: error: {message}\n"
     code, _, err = run("strength", "--game", "ezelen", "-n", "4", "--ass-joker", "any")
     assert code == 2 and "--ass-joker is a rule option of Who's the Ass?" in err
+
+
+def test_a_field_other_than_the_baseline_is_the_comparison_table():
+    """--field highest: every other seat and the comparison table play highest; its own row is 0."""
+    from click.testing import CliRunner
+
+    from simkit.cli import cli
+
+    result = CliRunner().invoke(cli, ["strength", "-n", "4", "-H", "400", "--field", "highest",
+                                      "--strategies", "greedy,lowest,highest"])
+    assert result.exit_code == 0, result.output
+    assert "against highest" in result.output and "vs highest" in result.output
+    rows = {line.split()[0]: line.split() for line in result.output.splitlines()
+            if line.split() and line.split()[0] in ("greedy", "lowest", "highest")}
+    assert set(rows) == {"greedy", "lowest", "highest"}
+    assert rows["highest"][4] == "+0.000"  # the field's own row: the comparison table itself
+    assert float(rows["lowest"][4]) > 0  # seed 0: lowest does worse than highest among highest players
