@@ -42,7 +42,6 @@ def _rollout_decides(table, seat, hand, view, params, rng):
 
 
 play_out = player(_no_table, _rollout_decides)  # the engine's play_on, every seat the rollout heuristic
-MOST_ACTIONS = 64  # distinct legal actions of one decision are far fewer (a lead: 13 values x (jokers + 1) + 5)
 
 
 @nb.njit(cache=True)
