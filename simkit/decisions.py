@@ -143,9 +143,10 @@ def rotation_arrays(rotations: list[list[Seat]], max_players: int) -> tuple[tupl
     return fns, order, params
 
 
-def distinct_functions(seatings: list[list[Seat]]) -> list:
-    """The compiled functions that `seatings` seat, each once, in order of appearance."""
-    out: list = []
+def distinct_functions(seatings: list[list[Seat]], known: list = ()) -> list:
+    """The compiled functions that `seatings` seat, each once, in order of appearance, after those
+    `known` already."""
+    out: list = list(known)
     for seats in seatings:
         for seat in seats:
             if not any(fn is seat.decide for fn in out):

@@ -271,7 +271,7 @@ def _batches(cells: list[tuple[int, object, list]], measures: int, max_players: 
     functions: list = []
     columns = 0
     for k, (_, cell, seats) in enumerate(cells):
-        more = functions + [fn for fn in distinct_functions([seats]) if not any(fn is f for f in functions)]
+        more = distinct_functions([seats], functions)
         wider = columns + _group_count(cell) * measures
         if out and cells[out[-1][0]][1].players == cell.players and len(more) <= max_players \
                 and wider <= MOST_COLUMNS:
