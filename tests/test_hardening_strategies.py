@@ -236,7 +236,9 @@ def test_with_built_in_strategies_only_an_exception_is_raised_as_it_is(monkeypat
 
 # 4. Ctrl-C ----------------------------------------------------------------------------------------
 
-def test_a_call_returns_its_value_and_raises_its_exception_with_its_type():
+def test_a_call_returns_its_value_and_raises_its_exception_with_its_type(monkeypatch):
+    # Ctrl-C as a terminal's foreground process has it (a background job ignores it: calls run directly)
+    monkeypatch.setattr(signal, "getsignal", lambda sig: signal.default_int_handler)
     assert interrupt.call(lambda a, b=0: a + b, 2, b=3) == 5
 
     class Odd(Exception):

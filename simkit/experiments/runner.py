@@ -38,9 +38,9 @@ from simkit.experiments.results import ResultsWriter, read_chunk
 from simkit.experiments.spec import Spec, spec_toml
 from simkit.files import atomic_path
 
-CHUNK = 25_000          # deals per chunk (a chunk plays them in every cell and rotation): engine calls this big,
-CHUNK_HANDS = 400_000   # or up to 4x as many where a deal has few replays, for a chunk of about this many hands
-CHUNK_MATCHES = 2_500   # matches per chunk (a match is many hands or rounds)
+CHUNK = 25_000           # deals per chunk (a chunk plays them in every cell and rotation): engine calls this big,
+CHUNK_HANDS = 1_000_000  # or up to 4x as many where a deal has few replays, for a chunk of about this many hands
+CHUNK_MATCHES = 2_500    # matches per chunk (a match is many hands or rounds)
 RESULTS = "results.parquet"
 STATS = "stats.parquet"
 

@@ -146,7 +146,7 @@ def match_rotations(rotations: list[list[Seat]], count: int, seed: int, rules: d
     out = MatchResults(np.zeros((len(rotations), count, n), np.int64), np.zeros((len(rotations), count), np.int64))
     errs = engine(rotations[0], play_matches, fns, order, params, n, ass_joker_code(rules["ass_joker"]),
                   np.uint64(seed), first, hands, threshold, out.totals, out.hands, blocks_for(count),
-                  Tally.off() if tally is None else tally)
+                  Tally.off(wide=True) if tally is None else tally)
     _check(rotations, errs)
     return out
 

@@ -12,7 +12,7 @@ import numpy as np
 from simkit.blocks import block_range
 from simkit.lowlevel import arranged, copy_rows, put
 from simkit.rng import hand_state, match_seed
-from simkit.tally import DEALS, TALLY, buffers, counting, flush
+from simkit.tally import DEALS, TALLY, TALLY_WIDE, buffers, counting, flush
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.deal import STACK_DTYPE, STACK_SIZE, deal
 from simkit.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, penalty_of, play, seed_seats
@@ -28,7 +28,7 @@ _PLAY_SIG = nb.int64[:, ::1](
 )
 _MATCH_SIG = nb.int64[:, ::1](
     LINEUP, *_ROTATED, nb.int64, nb.int64, nb.uint64, nb.int64, nb.int64, nb.int64,
-    nb.int64[:, :, ::1], nb.int64[:, ::1], nb.int64, TALLY,
+    nb.int64[:, :, ::1], nb.int64[:, ::1], nb.int64, TALLY_WIDE,
 )
 _TRACE_SIG = nb.void(
     LINEUP, _PARAMS, nb.int64, nb.int64, nb.uint64, nb.int64,

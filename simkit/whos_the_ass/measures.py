@@ -14,15 +14,18 @@ import numba as nb
 from simkit.tally import (
     deal_end,
     groupings,
+    head_to_head,
     head_to_head_at,
     replay_end,
     seat_add,
     seat_column,
     seat_count,
+    seat_counts,
     side_of,
     table_add,
-    table_add_at,
+    table_adds,
     table_count,
+    table_counts,
 )
 
 SEAT = ("rows", "penalty", "out", "ass")
@@ -41,7 +44,7 @@ def add_hands(penalties, ass_end, tricks, lo, hi, tally, kept, b):
     measure by measure (each seat's columns looked up once for all of them), the histograms,
     then each deal ended."""
     sums, count, n = kept[0], hi - lo, penalties.shape[2]
-    row = kept[3][0]
+    d = kept[3][0]
     for r in range(tricks.shape[0]):
         for s in range(n):
             for k in range(groupings(tally)):
@@ -50,25 +53,27 @@ def add_hands(penalties, ass_end, tricks, lo, hi, tally, kept, b):
                     out = seat_column(tally, r, k, s, 2)
                     for i in range(count):
                         p = penalties[r, lo + i, s]
-                        sums[row + i, c] += p
-                        sums[row + i, out] += p == 0
+                        sums[c, d + i] += p
+                        sums[out, d + i] += p == 0
+            seat_counts(tally, b, r, s, penalties[r, lo:hi, s])
+        if head_to_head(tally, r):
+            for i in range(count):
+                a, z = 0, 0
+                for s in range(n):
+                    p = penalties[r, lo + i, s]
+                    side = side_of(tally, r, s)
+                    a += p * (side == 0)
+                    z += p * (side == 1)
+                head_to_head_at(tally, kept, i, r, a, z)
         for i in range(count):
-            h = lo + i
-            a, z = 0, 0
-            for s in range(n):
-                p = penalties[r, h, s]
-                side = side_of(tally, r, s)
-                a += p * (side == 0)
-                z += p * (side == 1)
-                seat_count(tally, b, r, s, p)
-            head_to_head_at(tally, kept, i, r, a, z)
-            if ass_end[r, h] >= 0:
+            holder = ass_end[r, lo + i]
+            if holder >= 0:
                 for k in range(groupings(tally)):
-                    c = seat_column(tally, r, k, ass_end[r, h], 3)
+                    c = seat_column(tally, r, k, holder, 3)
                     if c >= 0:
-                        sums[row + i, c] += 1
-            table_add_at(tally, kept, i, r, 1, tricks[r, h])
-            table_count(tally, b, r, tricks[r, h])
+                        sums[c, d + i] += 1
+        table_adds(tally, kept, r, 1, tricks[r, lo:hi])
+        table_counts(tally, b, r, tricks[r, lo:hi])
     for i in range(count):
         deal_end(tally, kept, b, lo + i)
 
