@@ -228,7 +228,11 @@ def strength(game, players, hands, seed, strategies, field, rule_pairs, strategy
         "decisive": table["decisive"].map({True: "yes", False: "no"}),
         "n": [f"{n:,}" for n in table["n"]],
     }, index=table.index)
+    marked = registry.ceilings(game, shown.index)
+    shown = shown.rename(index=lambda label: f"{label} †" if label in marked else label)
     click.echo(tables.markdown(shown.reset_index()) if markdown else shown.to_string())
+    if marked:
+        click.echo(f"† {', '.join(marked)} {registry.CEILING_NOTE}.")
     click.echo(f"({hands * (len(candidates) + 1):,} {described.unit()} in {elapsed:.1f} s)")
 
 

@@ -19,7 +19,8 @@ from simkit import interrupt, registry
 from simkit.errors import SimkitError
 
 warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
-MAX_PARAMS = registry.MAX_SLOTS  # parameters per seat: the engine's params[seat, :]
+MAX_PARAMS = registry.MAX_SLOTS + 1  # the engine's params[seat, :]: a strategy's parameters, then SEES_ALL
+SEES_ALL = registry.SEES_ALL
 
 
 @dataclass(frozen=True)
@@ -73,11 +74,11 @@ def register(game: str, name: str, description: str, params: tuple, fn, signatur
              model: tuple[tuple[str, float], ...] = ()) -> object:
     """Check, compile and register `fn` as strategy `name` of `game`; returns the compiled function.
     A wrong number of arguments or parameters, or a function numba cannot compile, is one error
-    naming its file and function, as is a parameter slot outside 0..MAX_PARAMS-1 or shared, or a
+    naming its file and function, as is a parameter slot outside 0..MAX_SLOTS-1 or shared, or a
     name already registered for the game."""
     origin = origin_of(fn)
-    if len(params) > MAX_PARAMS:
-        raise SimkitError(f"{origin}: a strategy has at most {MAX_PARAMS} parameters")
+    if len(params) > registry.MAX_SLOTS:
+        raise SimkitError(f"{origin}: a strategy has at most {registry.MAX_SLOTS} parameters")
     registry.check_slots(tuple(params), origin)
     registry.check_name(game, name, origin)  # before compiling: the compiled function would be new
     found = list(inspect.signature(fn).parameters)

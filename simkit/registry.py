@@ -43,11 +43,14 @@ class StrategyInfo:
     origin: str = ""  # "file.py: function" for a user's strategy, named in its errors
     model: tuple[tuple[str, float], ...] = field(default=())  # Ezelen M8: model values the seat brings
     search: bool = False  # a search (pimc): thousands of times a heuristic's cost a decision, rated only when named
+    ceiling: bool = False  # sees every hand (cheat): a bound on good play, not a way to play, marked wherever it shows
 
 
 _REGISTRY: dict[tuple[str, str], StrategyInfo] = {}
 
-MAX_SLOTS = 16  # the engine's parameter vector per seat (simkit.decisions.MAX_PARAMS)
+MAX_SLOTS = 15  # a strategy's parameters: params[0]..params[14] of the engine's vector per seat
+SEES_ALL = MAX_SLOTS  # the engine's own slot after them (simkit.decisions.MAX_PARAMS = 16): 1 hands the seat every
+#                       player's hand instead of its own (`cheat`, a ceiling); no strategy's parameter can set it
 
 
 def add(info: StrategyInfo) -> None:
@@ -100,6 +103,22 @@ def available(game: str) -> list[StrategyInfo]:
     """Every strategy known for `game`, built-ins first loaded."""
     _load_builtins(game)
     return sorted((i for (g, _), i in _REGISTRY.items() if g == game), key=lambda i: i.name)
+
+
+def ceilings(game: str, labels) -> list[str]:
+    """The labels among `labels` of a strategy that sees every hand (`ceiling`, e.g. cheat): what
+    tables and reports mark wherever they show them. A label whose strategy is not known here (a
+    user's file not loaded) is no ceiling: only built-ins are."""
+    _load_builtins(game)
+    out = []
+    for label in labels:
+        info = _REGISTRY.get((game, str(label).split("(", 1)[0].strip()))
+        if info is not None and info.ceiling:
+            out.append(str(label))
+    return out
+
+
+CEILING_NOTE = "sees every player's hand: a ceiling on good play, not a way to play"
 
 
 def load_all() -> None:

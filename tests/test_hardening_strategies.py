@@ -136,13 +136,13 @@ def lowest(hand, view, params, memory, rng):
 
 @pytest.mark.parametrize("params, message", [
     ('(Param("a", 1, 0, 2, slot=3),)', None),
-    ('(Param("a", 1, 0, 2, slot=16),)', "my.py: f: parameter 'a': slot 16 is outside 0..15 (params[0]..params[15])"),
-    ('(Param("a", 1, 0, 2, slot=-1),)', "my.py: f: parameter 'a': slot -1 is outside 0..15"),
+    ('(Param("a", 1, 0, 2, slot=15),)', "my.py: f: parameter 'a': slot 15 is outside 0..14 (params[0]..params[14])"),
+    ('(Param("a", 1, 0, 2, slot=-1),)', "my.py: f: parameter 'a': slot -1 is outside 0..14"),
     ('(Param("a", 1, 0, 2, slot=1), Param("b", 1, 0, 2))', "my.py: f: parameters 'a' and 'b' share slot 1"),
     ('(Param("a", 1, 0, 2, slot=2), Param("b", 1, 0, 2, slot=2))', "my.py: f: parameters 'a' and 'b' share slot 2"),
     ('(Param("a", 1, 0, 2, slot=1.5),)', "my.py: f: parameter 'a': slot must be a whole number, got 1.5"),
     ('(Param("a", 1, 0, 2, slot=True),)', "my.py: f: parameter 'a': slot must be a whole number, got True"),
-    ('tuple(Param(f"p{i}", 0, 0, 1) for i in range(17))', "my.py: f: a strategy has at most 16 parameters"),
+    ('tuple(Param(f"p{i}", 0, 0, 1) for i in range(16))', "my.py: f: a strategy has at most 15 parameters"),
     ('(("a", 1, 0, 2),)', "my.py: f: params must be Param(...) entries"),
 ])
 def test_parameter_slots_are_checked_at_registration(run, tmp_path, params, message):

@@ -79,3 +79,12 @@ def test_a_caption_says_when_the_intervals_are_too_narrow_to_see():
     wide = diffs.assign(ci95=[2.0, 1.5])
     assert "narrower than the markers" in captions("penalty", 10, diffs, "lowest")["difference.png"]
     assert "narrower than the markers" not in captions("penalty", 10, wide, "lowest")["difference.png"]
+
+
+def test_a_report_says_that_cheat_sees_every_hand(tmp_path):
+    spec = parse_spec_dict({"name": "c", "players": 4, "hands": 6, "seed": 1,
+                            "lineup": ["cheat(samples=2)", "lowest", "lowest", "lowest"]})
+    runner.run_spec(spec, str(tmp_path / "c"))
+    make_report(str(tmp_path / "c"))
+    md = (tmp_path / "c" / "report.md").read_text()
+    assert "cheat(samples=2) sees every player's hand: a ceiling on good play, not a way to play." in md

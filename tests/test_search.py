@@ -1,6 +1,7 @@
 """`pimc`, the search bot (simkit.strategies.whos_the_ass.search): a strategy like any other,
 reproducible whatever the split, its parameters checked, and stronger than the heuristic its
-rollouts play."""
+rollouts play; `cheat`, the same search handed every hand: it uses them, and no strategy's
+parameter can give a seat that view."""
 
 import numpy as np
 import pytest
@@ -10,8 +11,11 @@ from simkit.errors import SimkitError
 from simkit.strategies.whos_the_ass.search import SAMPLES, pimc
 from simkit.whos_the_ass import batch
 from simkit.whos_the_ass import view as V
-from simkit.whos_the_ass.rules import GAME
-from simkit.whos_the_ass.strategy import seats_for
+from simkit.whos_the_ass.deal import STACK_DTYPE, STACK_SIZE, deal
+from simkit.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, start, step
+from simkit.whos_the_ass.legal import nth_legal
+from simkit.whos_the_ass.rules import GAME, N_CODES
+from simkit.whos_the_ass.strategy import SEES_ALL, seats_for
 
 
 def test_the_spec_sets_samples_and_the_rollout_heuristic_and_names_them_once():
@@ -68,3 +72,63 @@ def test_the_search_beats_the_heuristic_it_plays_out_with():
     diff = searched.penalties[:, 0].astype(float) - plain.penalties[:, 0]
     half = 1.96 * diff.std(ddof=1) / np.sqrt(hands)
     assert diff.mean() + half < 0, (diff.mean(), half)
+
+
+def test_cheat_is_the_search_that_sees_all_and_is_marked_a_ceiling():
+    info, vector, label = registry.resolve(GAME, "cheat(samples=8)")
+    _, searched, _ = registry.resolve(GAME, "pimc(samples=8)")
+    assert label == "cheat(samples=8)" and info.ceiling and not registry.get(GAME, "pimc").ceiling
+    assert vector[SEES_ALL] == 1 and searched[SEES_ALL] == 0 and vector[:SEES_ALL] == searched[:SEES_ALL]
+    assert registry.ceilings(GAME, ["pimc", "cheat(samples=8)", "highest"]) == ["cheat(samples=8)"]
+
+
+def _positions(count, seed=3):
+    """Positions of real hands (4 players, every seat `lowest` so far) where the seat to act has
+    a choice: (every hand, view), after a few tricks."""
+    rng = np.array([seed], np.uint64)
+    stack = np.zeros(STACK_SIZE, STACK_DTYPE)
+    out = []
+    while len(out) < count:
+        hands = np.zeros((12, N_CODES), np.int64)
+        view = np.zeros(V.SIZE, np.int64)
+        leader = deal(hands, stack, 4, rng)
+        start(hands, view, 4, 0, leader, np.zeros(12, np.int64), 0)
+        log, err = np.zeros((0, LOG_WIDTH), np.int64), np.zeros(ERR_WIDTH, np.int64)
+        for _ in range(6 + len(out) % 5):
+            me = view[V.SEAT]
+            if step(hands, view, nth_legal(hands[me], view, 0), log, err) != 0:
+                break
+        else:
+            if nth_legal(hands[view[V.SEAT]], view, -1) > 1:
+                out.append((hands.copy(), view.copy()))
+    return out
+
+
+def test_cheat_decides_on_the_hidden_hands():
+    """The same positions with two opponents' hands of equal size swapped (what pimc is handed,
+    its own hand and the view, is the same): cheat, handed every hand, decides differently in
+    some of them, with the same random draws."""
+    cheat_params = np.array(registry.resolve(GAME, "cheat(samples=16)")[1], np.float64)
+    changed = 0
+    for hands, view in _positions(40):
+        me, n = view[V.SEAT], 4
+        others = [s for s in range(n) if s != me and hands[s, 0] == 0]
+        pair = next(((a, b) for a in others for b in others if a < b
+                     and view[V.HAND_SIZES + a] == view[V.HAND_SIZES + b]), None)
+        if pair is None:
+            continue
+        swapped = hands.copy()
+        swapped[[pair[0], pair[1]]] = swapped[[pair[1], pair[0]]]
+        decided = []
+        for every in (hands, swapped):
+            decided.append(cheat(every, view, cheat_params))
+        changed += decided[0] != decided[1]
+    assert changed > 0
+
+
+def cheat(hands, view, params):
+    """cheat's decision as the engine asks for it: every hand, row by row."""
+    seen, view, params = hands.reshape(-1).copy(), view.copy(), params.copy()
+    for a in (seen, view, params):
+        a.setflags(write=False)
+    return pimc(seen, view, params, np.array([99], np.uint64))

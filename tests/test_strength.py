@@ -133,3 +133,15 @@ def test_a_field_other_than_the_baseline_is_the_comparison_table():
     assert set(rows) == {"greedy", "lowest", "highest"}
     assert rows["highest"][4] == "+0.000"  # the field's own row: the comparison table itself
     assert float(rows["lowest"][4]) > 0  # seed 0: lowest does worse than highest among highest players
+
+
+def test_cheat_is_marked_a_ceiling_in_the_strength_table():
+    from simkit.cli import cli
+
+    result = CliRunner().invoke(cli, ["strength", "-n", "4", "-H", "8", "--strategies",
+                                      "cheat(samples=2),pimc(samples=2)"])
+    assert result.exit_code == 0, result.output
+    rows = {line.split()[0]: line.split()[1] for line in result.output.splitlines()[3:-2]}
+    assert rows["cheat(samples=2)"] == "†" and "pimc(samples=2)" in rows and rows["pimc(samples=2)"] != "†"
+    assert result.output.splitlines()[-2] == ("† cheat(samples=2) sees every player's hand: a ceiling on good play, "
+                                              "not a way to play.")

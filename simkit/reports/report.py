@@ -13,7 +13,7 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from simkit import games, notation
+from simkit import games, notation, registry
 from simkit.errors import SimkitError
 from simkit.experiments import statistics as st
 from simkit.experiments.statistics import Statistics
@@ -257,7 +257,9 @@ def _header(stats: Statistics, meta: dict) -> str:
                else "seats as listed")
     per_table = meta.get("hands")
     speed = f" at {meta['hands_per_s']:,} {unit}/s" if meta.get("hands_per_s") else ""
-    return (f"{game.title}, {count} players at {tables_word} ({play}); rules: {rules}; {seating}. "
+    marked = registry.ceilings(game.name, dict.fromkeys(name for c in cells for name in c["strategies"]))
+    ceiling = f" {' and '.join(marked)} {registry.CEILING_NOTE}." if marked else ""
+    return (f"{game.title}, {count} players at {tables_word} ({play}); rules: {rules}; {seating}.{ceiling} "
             + (f"{per_table:,} deals per table and rotation: " if isinstance(per_table, int) else "")
             + f"{tables.played(stats):,} {unit} played in all{speed}, {tables.rows_played(stats):,} seat rows "
             f"(one per seat of each {game.deal}{'' if mode == 'single' else ' and match'}); seed "

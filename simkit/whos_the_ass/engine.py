@@ -6,13 +6,16 @@ be copied, `start`ed from a deal, moved on by `step` (one action: rules W6–W17
 act) and played to its end from any position by `play_on`, the strategies deciding; `play` is
 `start` then `play_on`, and the legal actions are simkit.whos_the_ass.legal.nth_legal's. A search
 plays its rollouts with the same functions. Strategies are called as `strats[seat](hand, view,
-params[seat], rng)`; every action is checked and an illegal one ends the hand with a return code
+params[seat], rng)`, `hand` the seat's counts (every seat's, row by row, where params[seat, SEES_ALL]
+is 1: `cheat`, the search's ceiling; no strategy's parameter reaches that slot); every action is
+checked and an illegal one ends the hand with a return code
 (no exceptions in the hot loop, so the same code can later become a CUDA device function).
 """
 
 import numba as nb
 
 from simkit.lowlevel import readonly, seat_table, unowned
+from simkit.registry import SEES_ALL
 from simkit.rng import seat_state
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.action import LEAD_ASS, PASS, set_jokers, set_numbers, set_value
@@ -185,11 +188,12 @@ def player(table_of, decide):
         params = unowned(params, (params.shape[0], params.shape[1]))
         rngs = unowned(rngs, (rngs.shape[0], 1))
         shown = readonly(view)  # what strategies get: the same memory, typed read-only
+        every = hands.reshape(hands.shape[0] * N_CODES)  # every hand, row by row: a seat that sees all gets them
         table = table_of(strats)
         while True:
             s = view[V.SEAT]
-            t = step(hands, view, decide(table, s, readonly(hands[s]), shown, readonly(params[s]), rngs[s]), log,
-                     err)
+            hand = every if params[s, SEES_ALL] != 0 else hands[s]
+            t = step(hands, view, decide(table, s, readonly(hand), shown, readonly(params[s]), rngs[s]), log, err)
             if t != 0:
                 return t
 

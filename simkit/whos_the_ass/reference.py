@@ -26,7 +26,7 @@ from simkit.whos_the_ass.rules import (
     ass_joker_values,
     check_players,
 )
-from simkit.whos_the_ass.strategy import lineup_arrays
+from simkit.whos_the_ass.strategy import SEES_ALL, lineup_arrays
 
 # decider(seat, own hand as 15 counts, public view) -> action code
 Decider = Callable[[int, np.ndarray, np.ndarray], int]
@@ -92,8 +92,11 @@ class Hand:
         return np.bincount(np.array(self.hands[seat], dtype=np.int64), minlength=15).astype(np.int64)
 
     def ask(self, decide: Decider, seat: int, view: np.ndarray) -> tuple[int, list[int], int]:
-        """The seat's action, with the cards it plays and their value ([] and -1 for a pass)."""
-        action = int(decide(seat, self.counts(seat), view))
+        """The seat's action, with the cards it plays and their value ([] and -1 for a pass). A
+        decider that sees all (`sees_all`, the engine's SEES_ALL slot) gets every seat's counts."""
+        hand = np.concatenate([self.counts(s) for s in range(len(self.hands))]) \
+            if getattr(decide, "sees_all", False) else self.counts(seat)
+        action = int(decide(seat, hand, view))
         if action == PASS:
             return action, [], -1
         value, numbers = action & 15, (action >> 4) & 15
@@ -214,10 +217,14 @@ def compiled_deciders(seats, key: int, hand_no: int = 0) -> list[Decider]:
         view[V.HAND_NO] = hand_no
         return view
 
-    return [
-        (lambda seat, hand, view, s=s, p=p: s.decide(hand, numbered(view), p, states[seat]))
-        for s, p in zip(seats, lineup_arrays(seats)[1])
-    ]
+    def decider(strategy, params):
+        def decide(seat, hand, view):
+            return strategy.decide(hand, numbered(view), params, states[seat])
+
+        decide.sees_all = bool(params[SEES_ALL])
+        return decide
+
+    return [decider(s, p) for s, p in zip(seats, lineup_arrays(seats)[1])]
 
 
 def trace_hand(seed: int, index: int, seats, rules: dict) -> dict:

@@ -5,7 +5,7 @@ driver serves every player count and every strategy without recompiling)."""
 from numba import types
 
 from simkit import decisions
-from simkit.decisions import MAX_PARAMS, Seat  # noqa: F401  (the game's names for them)
+from simkit.decisions import MAX_PARAMS, SEES_ALL, Seat  # noqa: F401  (the game's names for them)
 from simkit.whos_the_ass.rules import GAME, MAX_PLAYERS
 
 # decide(hand, view, params, rng) -> action; all but the random state read-only, so a strategy

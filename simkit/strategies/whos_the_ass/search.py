@@ -5,6 +5,10 @@ distinct legal action out on the same deals with a heuristic at every seat, and 
 mean own penalty. It sees only the view: cards an ass trick's taker picked up are not tracked (the
 view does not keep them), so they are dealt among the unseen cards like any other.
 
+`cheat` is the same search handed every hand (the engine's SEES_ALL slot): it plays each action out
+from the true deal, so it bounds what a search with this rollout could gain from better inference
+about the unseen cards. A ceiling, not a way to play: marked as such wherever it shows.
+
 The rollout is the heuristic families' one function (simkit.strategies.whos_the_ass.heuristics)
 with the searcher's own parameter vector in its slots, so `rollout=` takes any family or
 `compose(...)` without compiling anything new; the search's own values sit in slots after them.
@@ -23,7 +27,7 @@ from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, penalty_of, player, step
 from simkit.whos_the_ass.legal import nth_legal
 from simkit.whos_the_ass.rules import COPIES_PER_NUMBER, GAME, JOKER, MAX_PLAYERS, N_CODES, N_JOKERS
-from simkit.whos_the_ass.strategy import SIGNATURE
+from simkit.whos_the_ass.strategy import MAX_PARAMS, SEES_ALL, SIGNATURE
 
 SAMPLES = P.SIZE - 3  # slot 13: deals sampled per decision (the heuristic's slots come before)
 DEFAULT_SAMPLES = 32
@@ -81,11 +85,15 @@ def sample_hands(hands, hand, view, pool, size, rng):
 
 
 @nb.njit(cache=True)
-def search(hand, view, params, rng):
+def search(seen, view, params, rng):
     """The action of least mean own penalty over params[SAMPLES] deals of the unseen cards, each
     distinct legal action played out on the same deals (and the same random streams) by the
-    rollout heuristic at every seat; ties at random. One legal action: no search."""
+    rollout heuristic at every seat; ties at random. One legal action: no search. A seat that
+    sees all (params[SEES_ALL], `cheat`) gets every hand in `seen`, row by row, and plays each
+    sample out from the true deal: only the rollouts' random streams differ between samples."""
     n, me = view[V.PLAYERS], view[V.SEAT]
+    cheats = params[SEES_ALL] != 0
+    hand = seen[me * N_CODES:(me + 1) * N_CODES] if cheats else seen[:N_CODES]
     actions = nth_legal(hand, view, -1)
     if actions <= 1:
         return nth_legal(hand, view, 0)
@@ -97,6 +105,7 @@ def search(hand, view, params, rng):
     lineup = np.zeros((MAX_PLAYERS, params.shape[0]), np.float64)
     for s in range(n):
         lineup[s] = params
+        lineup[s, SEES_ALL] = 0  # the rollouts: a heuristic at every seat, each with its own hand
     rngs = np.zeros((MAX_PLAYERS, 1), np.uint64)
     log = np.zeros((0, LOG_WIDTH), np.int64)
     err = np.zeros(ERR_WIDTH, np.int64)
@@ -108,7 +117,12 @@ def search(hand, view, params, rng):
             pool[size] = c
             size += 1
     for _ in range(samples):
-        sample_hands(dealt, hand, view, pool, size, rng)
+        if cheats:
+            for s in range(n):
+                for c in range(N_CODES):
+                    dealt[s, c] = seen[s * N_CODES + c]
+        else:
+            sample_hands(dealt, hand, view, pool, size, rng)
         key = next_u64(rng)  # the rollouts' random streams: the same for every action (common numbers)
         for k in range(actions):
             hands[:n] = dealt[:n]
@@ -130,33 +144,48 @@ def pimc(hand, view, params, rng):
     return search(hand, view, params, rng)
 
 
-def _pimc(values: dict) -> tuple[tuple[float, ...], str]:
-    """pimc(samples=32, rollout=highest): the parameter vector (the rollout heuristic's, the
-    samples in their slot) and the label."""
+def _composer(name: str, sees_all: bool):
+    """The composer of `name`(samples=32, rollout=highest): the parameter vector (the rollout
+    heuristic's, the samples and whether it sees all in their slots) and the label."""
+
+    def compose(values: dict) -> tuple[tuple[float, ...], str]:
+        vector, parts = _search_vector(name, values)
+        vector[SEES_ALL] = float(sees_all)
+        return tuple(vector), name + (f"({', '.join(parts)})" if parts else "")
+
+    return compose
+
+
+def _search_vector(name: str, values: dict) -> tuple[list[float], list[str]]:
     unknown = set(values) - {"samples", "rollout"}
     if unknown:
-        raise SimkitError(f"strategy 'pimc' has no parameter {sorted(unknown)[0]!r} (parameters: samples, rollout)")
+        raise SimkitError(f"strategy {name!r} has no parameter {sorted(unknown)[0]!r} (parameters: samples, rollout)")
     samples = values.get("samples", DEFAULT_SAMPLES)
     if isinstance(samples, StrategySpec) or samples != int(samples) or not 1 <= samples <= MOST_SAMPLES:
-        raise SimkitError(f"strategy 'pimc': samples must be a whole number 1..{MOST_SAMPLES}, got {samples:g}")
+        raise SimkitError(f"strategy {name!r}: samples must be a whole number 1..{MOST_SAMPLES}, got {samples:g}")
     rollout = values.get("rollout", StrategySpec(DEFAULT_ROLLOUT))
     if not isinstance(rollout, StrategySpec):
-        raise SimkitError(f"strategy 'pimc': rollout= needs a heuristic (a family or compose(...)), got {rollout:g}")
+        raise SimkitError(f"strategy {name!r}: rollout= needs a heuristic (a family or compose(...)), got {rollout:g}")
     # `lowest` is a function of its own; its twin compose() makes exactly its decisions (tested)
     info, vector, label = registry.resolve(GAME, "compose()" if rollout == StrategySpec("lowest") else rollout)
     label = "lowest" if rollout == StrategySpec("lowest") else label
     if info.decide is not heuristic:
         fits = ", ".join(["lowest"] + [i.name for i in registry.available(GAME) if i.decide is heuristic])
-        raise SimkitError(f"strategy 'pimc': rollout={label} is not a heuristic family ({fits})")
-    out = list(vector) + [0.0] * (P.SIZE - len(vector))
+        raise SimkitError(f"strategy {name!r}: rollout={label} is not a heuristic family ({fits})")
+    out = list(vector) + [0.0] * (MAX_PARAMS - len(vector))
     out[SAMPLES] = samples
     parts = [f"samples={int(samples)}"] if "samples" in values else []
     parts += [f"rollout={label}"] if "rollout" in values else []
-    return tuple(out), "pimc" + (f"({', '.join(parts)})" if parts else "")
+    return out, parts
 
 
 registry.add(registry.StrategyInfo(
     GAME, "pimc",
     f"Search: each decision with a choice, deal the unseen cards {DEFAULT_SAMPLES} times (samples=), play every "
     f"legal action out with a heuristic (rollout=, default {DEFAULT_ROLLOUT}), take the least mean own penalty.",
-    pimc, composer=_pimc, search=True))
+    pimc, composer=_composer("pimc", False), search=True))
+registry.add(registry.StrategyInfo(
+    GAME, "cheat",
+    "A ceiling, not a way to play: pimc that sees every hand, each decision played out from the true deal "
+    f"{DEFAULT_SAMPLES} times (samples=: the rollouts' random streams) with a heuristic (rollout=).",
+    pimc, composer=_composer("cheat", True), search=True, ceiling=True))
