@@ -8,7 +8,7 @@ import pytest
 
 from simkit import registry
 from simkit.errors import SimkitError
-from simkit.strategies.whos_the_ass.search import SAMPLES, pimc
+from simkit.strategies.whos_the_ass.search import OPPONENTS, SAMPLES, opponents, pimc
 from simkit.whos_the_ass import batch
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.deal import STACK_DTYPE, STACK_SIZE, deal
@@ -28,7 +28,23 @@ def test_the_spec_sets_samples_and_the_rollout_heuristic_and_names_them_once():
     assert label == "pimc(rollout=lowest)" and vector[:SAMPLES] == registry.resolve(GAME, "compose()")[1][:SAMPLES]
 
 
+def test_the_opponents_heuristic_reaches_the_other_seats_of_the_rollouts_whole():
+    other = "compose(lead=greedy, ass_lead=delay(delay_until=4), ass=grab(max_cost=12.5), " \
+        "jokers=hoard(release_at=5), reserve=keep_low(k=3))"
+    _, vector, label = registry.resolve(GAME, f"pimc(opponents={other}, samples=4)")
+    assert label == f"pimc(samples=4, opponents={registry.resolve(GAME, other)[2]})"
+    row = np.zeros(16)
+    opponents(row, np.array(vector))
+    assert list(row[:10]) == list(registry.resolve(GAME, other)[1][:10]) and vector[OPPONENTS] == 1
+    assert registry.resolve(GAME, "pimc")[1][OPPONENTS] == 0
+    lowest = registry.resolve(GAME, "cheat(opponents=lowest)")[1]
+    opponents(row, np.array(lowest))
+    assert list(row[:10]) == list(registry.resolve(GAME, "compose()")[1][:10])  # lowest: its twin compose()
+
+
 @pytest.mark.parametrize("spec, why", [
+    ("pimc(opponents=random)", "opponents=random is not a heuristic family"),
+    ("cheat(opponents=2)", "opponents= needs a heuristic"),
     ("pimc(samples=0)", "samples must be a whole number 1..4096"),
     ("pimc(samples=2.5)", "samples must be a whole number"),
     ("pimc(rollout=random)", "is not a heuristic family"),

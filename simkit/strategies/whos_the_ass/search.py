@@ -9,6 +9,9 @@ view does not keep them), so they are dealt among the unseen cards like any othe
 from the true deal, so it bounds what a search with this rollout could gain from better inference
 about the unseen cards. A ceiling, not a way to play: marked as such wherever it shows.
 
+`opponents=` gives the other seats of the rollouts a heuristic of their own (a model of the table:
+the field's strategy), packed into three slots of the vector.
+
 The rollout is the heuristic families' one function (simkit.strategies.whos_the_ass.heuristics)
 with the searcher's own parameter vector in its slots, so `rollout=` takes any family or
 `compose(...)` without compiling anything new; the search's own values sit in slots after them.
@@ -30,6 +33,10 @@ from simkit.whos_the_ass.rules import COPIES_PER_NUMBER, GAME, JOKER, MAX_PLAYER
 from simkit.whos_the_ass.strategy import MAX_PARAMS, SEES_ALL, SIGNATURE
 
 SAMPLES = P.SIZE - 3  # slot 13: deals sampled per decision (the heuristic's slots come before)
+# the opponents' heuristic in the rollouts (opponents=), where one is given: its decision points and
+# whole-number parameters packed in one number (exact: 24 bits), its one real parameter apart
+OPPONENTS, OPPONENT_CHOICES, OPPONENT_COST = 10, 11, 12
+_PACKED = ((P.RELEASE_AT, 12), (P.DELAY_UNTIL, 16), (P.KEEP, 20))  # 4 bits each, after 6 points x 2 bits
 DEFAULT_SAMPLES = 32
 MOST_SAMPLES = 4096
 DEFAULT_ROLLOUT = "highest"  # the strongest built-in heuristic against lowest players (docs/strategies.md)
@@ -88,7 +95,8 @@ def sample_hands(hands, hand, view, pool, size, rng):
 def search(seen, view, params, rng):
     """The action of least mean own penalty over params[SAMPLES] deals of the unseen cards, each
     distinct legal action played out on the same deals (and the same random streams) by the
-    rollout heuristic at every seat; ties at random. One legal action: no search. A seat that
+    rollout heuristic at every seat (the opponents' heuristic at the others', where opponents= is
+    given); ties at random. One legal action: no search. A seat that
     sees all (params[SEES_ALL], `cheat`) gets every hand in `seen`, row by row, and plays each
     sample out from the true deal: only the rollouts' random streams differ between samples."""
     n, me = view[V.PLAYERS], view[V.SEAT]
@@ -103,9 +111,12 @@ def search(seen, view, params, rng):
     hands = np.zeros((MAX_PLAYERS, N_CODES), np.int64)
     state = np.zeros(view.shape[0], np.int64)
     lineup = np.zeros((MAX_PLAYERS, params.shape[0]), np.float64)
-    for s in range(n):
-        lineup[s] = params
-        lineup[s, SEES_ALL] = 0  # the rollouts: a heuristic at every seat, each with its own hand
+    for s in range(n):  # the rollouts: a heuristic at every seat, each with its own hand
+        if s != me and params[OPPONENTS] != 0:
+            opponents(lineup[s], params)
+        else:
+            lineup[s] = params
+            lineup[s, SEES_ALL] = 0
     rngs = np.zeros((MAX_PLAYERS, 1), np.uint64)
     log = np.zeros((0, LOG_WIDTH), np.int64)
     err = np.zeros(ERR_WIDTH, np.int64)
@@ -139,6 +150,25 @@ def search(seen, view, params, rng):
     return nth_legal(hand, view, pick_equal(total, actions, best, ties, rng))
 
 
+@nb.njit(cache=True)
+def opponents(row, params):
+    """The opponents' heuristic parameter vector (opponents=) into `row`, from its packed slots."""
+    row[:] = 0
+    packed = np.int64(params[OPPONENT_CHOICES])
+    for point in range(P.RESERVE + 1):
+        row[point] = (packed >> (2 * point)) & 3
+    for slot, shift in _PACKED:
+        row[slot] = (packed >> shift) & 15
+    row[P.MAX_COST] = params[OPPONENT_COST]
+
+
+def pack_opponents(vector: tuple[float, ...]) -> tuple[float, float]:
+    """A heuristic's parameter vector as `opponents` reads it: (its packed choices, its max_cost)."""
+    packed = sum(int(vector[point]) << (2 * point) for point in range(P.RESERVE + 1))
+    packed += sum(int(vector[slot]) << shift for slot, shift in _PACKED)
+    return float(packed), float(vector[P.MAX_COST])
+
+
 @nb.njit(SIGNATURE, cache=True)  # it allocates its scratch: compiled with numba's reference counting
 def pimc(hand, view, params, rng):
     return search(hand, view, params, rng)
@@ -157,35 +187,47 @@ def _composer(name: str, sees_all: bool):
 
 
 def _search_vector(name: str, values: dict) -> tuple[list[float], list[str]]:
-    unknown = set(values) - {"samples", "rollout"}
+    unknown = set(values) - {"samples", "rollout", "opponents"}
     if unknown:
-        raise SimkitError(f"strategy {name!r} has no parameter {sorted(unknown)[0]!r} (parameters: samples, rollout)")
+        raise SimkitError(f"strategy {name!r} has no parameter {sorted(unknown)[0]!r} "
+                          "(parameters: samples, rollout, opponents)")
     samples = values.get("samples", DEFAULT_SAMPLES)
     if isinstance(samples, StrategySpec) or samples != int(samples) or not 1 <= samples <= MOST_SAMPLES:
         raise SimkitError(f"strategy {name!r}: samples must be a whole number 1..{MOST_SAMPLES}, got {samples:g}")
-    rollout = values.get("rollout", StrategySpec(DEFAULT_ROLLOUT))
-    if not isinstance(rollout, StrategySpec):
-        raise SimkitError(f"strategy {name!r}: rollout= needs a heuristic (a family or compose(...)), got {rollout:g}")
-    # `lowest` is a function of its own; its twin compose() makes exactly its decisions (tested)
-    info, vector, label = registry.resolve(GAME, "compose()" if rollout == StrategySpec("lowest") else rollout)
-    label = "lowest" if rollout == StrategySpec("lowest") else label
-    if info.decide is not heuristic:
-        fits = ", ".join(["lowest"] + [i.name for i in registry.available(GAME) if i.decide is heuristic])
-        raise SimkitError(f"strategy {name!r}: rollout={label} is not a heuristic family ({fits})")
+    vector, label = _heuristic(name, "rollout", values.get("rollout", StrategySpec(DEFAULT_ROLLOUT)))
     out = list(vector) + [0.0] * (MAX_PARAMS - len(vector))
     out[SAMPLES] = samples
     parts = [f"samples={int(samples)}"] if "samples" in values else []
     parts += [f"rollout={label}"] if "rollout" in values else []
+    if "opponents" in values:
+        others, label = _heuristic(name, "opponents", values["opponents"])
+        out[OPPONENTS] = 1.0
+        out[OPPONENT_CHOICES], out[OPPONENT_COST] = pack_opponents(others)
+        parts.append(f"opponents={label}")
     return out, parts
+
+
+def _heuristic(name: str, key: str, spec) -> tuple[tuple[float, ...], str]:
+    """The parameter vector and label of a heuristic named as `key`= (a family or compose(...))."""
+    if not isinstance(spec, StrategySpec):
+        raise SimkitError(f"strategy {name!r}: {key}= needs a heuristic (a family or compose(...)), got {spec:g}")
+    # `lowest` is a function of its own; its twin compose() makes exactly its decisions (tested)
+    info, vector, label = registry.resolve(GAME, "compose()" if spec == StrategySpec("lowest") else spec)
+    label = "lowest" if spec == StrategySpec("lowest") else label
+    if info.decide is not heuristic:
+        fits = ", ".join(["lowest"] + [i.name for i in registry.available(GAME) if i.decide is heuristic])
+        raise SimkitError(f"strategy {name!r}: {key}={label} is not a heuristic family ({fits})")
+    return vector, label
 
 
 registry.add(registry.StrategyInfo(
     GAME, "pimc",
     f"Search: each decision with a choice, deal the unseen cards {DEFAULT_SAMPLES} times (samples=), play every "
-    f"legal action out with a heuristic (rollout=, default {DEFAULT_ROLLOUT}), take the least mean own penalty.",
+    f"legal action out with a heuristic (rollout=, default {DEFAULT_ROLLOUT}; opponents=: another at the other "
+    "seats), take the least mean own penalty.",
     pimc, composer=_composer("pimc", False), search=True))
 registry.add(registry.StrategyInfo(
     GAME, "cheat",
     "A ceiling, not a way to play: pimc that sees every hand, each decision played out from the true deal "
-    f"{DEFAULT_SAMPLES} times (samples=: the rollouts' random streams) with a heuristic (rollout=).",
+    f"{DEFAULT_SAMPLES} times (samples=: the rollouts' random streams) with a heuristic (rollout=, opponents=).",
     pimc, composer=_composer("cheat", True), search=True, ceiling=True))
