@@ -65,7 +65,7 @@ def runner_bench(spec: Spec, hands: int, echo: Callable[[str], None] = print, re
                  dask_workers: tuple[int, ...] = ()) -> float:
     """Print and return the runner's overhead over the engine (a fraction) for about `hands`
     hands (whole deals, each played in every cell and rotation), from `repeats` runs (default:
-    enough for PAIRS paired engine calls, at least 5 runs and at most 25).
+    enough for PAIRS paired engine calls, at least 5 runs).
 
     This machine's speed drifts from one second to the next by more than the overhead, so the
     two parts of it are measured each where drift matters least. The engine's calls with the
@@ -76,7 +76,7 @@ def runner_bench(spec: Spec, hands: int, echo: Callable[[str], None] = print, re
     deals = max(1, hands // replays(spec))
     chunks = len(plan(spec, deals))
     if repeats is None:
-        repeats = min(25, max(5, -(-PAIRS // (chunks * engine_calls(spec)))))
+        repeats = min(PAIRS, max(5, -(-PAIRS // (chunks * engine_calls(spec)))))
     game = games.get(spec.game)
     rng = random.Random(0)
     _run(spec, min(deals, 1000))  # compiled, warm
