@@ -8,7 +8,7 @@ import pytest
 
 from simkit import registry
 from simkit.errors import SimkitError
-from simkit.strategies.whos_the_ass.search import OPPONENTS, SAMPLES, opponents, pimc
+from simkit.strategies.whos_the_ass.search import OPPONENTS, SAMPLES, opponents, outcomes, pimc
 from simkit.whos_the_ass import batch
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.deal import STACK_DTYPE, STACK_SIZE, deal
@@ -148,3 +148,24 @@ def cheat(hands, view, params):
     for a in (seen, view, params):
         a.setflags(write=False)
     return pimc(seen, view, params, np.array([99], np.uint64))
+
+
+def test_the_search_takes_the_action_of_least_total_in_its_outcomes():
+    """`outcomes` (what grading a move will weigh) is what the search decides by: on the same
+    random draws, pimc plays the action whose column of own penalties sums least (where one does)."""
+    params = np.array(registry.resolve(GAME, "pimc(samples=6)")[1], np.float64)
+    params.setflags(write=False)
+    checked = 0
+    for hands, view in _positions(12, seed=8):
+        me = view[V.SEAT]
+        hand, view = hands[me].copy(), view.copy()
+        for a in (hand, view):
+            a.setflags(write=False)
+        actions = nth_legal(hand, view, -1)
+        played = np.zeros((6, actions), np.int64)
+        outcomes(hand, view, params, np.array([5], np.uint64), played)
+        total = played.sum(axis=0)
+        if (total == total.min()).sum() == 1:
+            assert pimc(hand, view, params, np.array([5], np.uint64)) == nth_legal(hand, view, int(total.argmin()))
+            checked += 1
+    assert checked >= 6

@@ -93,20 +93,42 @@ def sample_hands(hands, hand, view, pool, size, rng):
 
 @nb.njit(cache=True)
 def search(seen, view, params, rng):
-    """The action of least mean own penalty over params[SAMPLES] deals of the unseen cards, each
-    distinct legal action played out on the same deals (and the same random streams) by the
-    rollout heuristic at every seat (the opponents' heuristic at the others', where opponents= is
-    given); ties at random. One legal action: no search. A seat that
-    sees all (params[SEES_ALL], `cheat`) gets every hand in `seen`, row by row, and plays each
-    sample out from the true deal: only the rollouts' random streams differ between samples."""
-    n, me = view[V.PLAYERS], view[V.SEAT]
-    cheats = params[SEES_ALL] != 0
-    hand = seen[me * N_CODES:(me + 1) * N_CODES] if cheats else seen[:N_CODES]
+    """The action of least mean own penalty over params[SAMPLES] deals of the unseen cards
+    (`outcomes`); ties at random. One legal action: no search."""
+    hand = own_hand(seen, view, params)
     actions = nth_legal(hand, view, -1)
     if actions <= 1:
         return nth_legal(hand, view, 0)
-    samples = max(1, np.int64(params[SAMPLES]))
-    total = np.zeros(actions, np.int64)
+    played = np.zeros((max(1, np.int64(params[SAMPLES])), actions), np.int64)
+    outcomes(seen, view, params, rng, played)
+    total = played.sum(axis=0)
+    best = total.min()
+    ties = 0
+    for k in range(actions):
+        ties += total[k] == best
+    return nth_legal(hand, view, pick_equal(total, actions, best, ties, rng))
+
+
+@nb.njit(inline="always", cache=True)
+def own_hand(seen, view, params):
+    """The deciding seat's own counts in what it is handed: its hand, or (a seat that sees all,
+    params[SEES_ALL]) its row of every hand."""
+    me = view[V.SEAT]
+    return seen[me * N_CODES:(me + 1) * N_CODES] if params[SEES_ALL] != 0 else seen[:N_CODES]
+
+
+@nb.njit(cache=True)
+def outcomes(seen, view, params, rng, played):
+    """played[i, k]: the own penalty at the end of the hand when the deciding seat plays its k-th
+    distinct legal action (nth_legal's order) on sample i, every action on the same deal of the
+    unseen cards and the same random streams, then the rollout heuristic at every seat (the
+    opponents' heuristic at the others', where opponents= is given). A seat that sees all
+    (params[SEES_ALL], `cheat`) gets every hand in `seen`, row by row, and plays each sample out
+    from the true deal: only the rollouts' random streams differ between samples. What a search
+    decides by, and what grading a move weighs (the costs of the moves, paired on samples)."""
+    n, me = view[V.PLAYERS], view[V.SEAT]
+    cheats = params[SEES_ALL] != 0
+    hand = own_hand(seen, view, params)
     dealt = np.zeros((MAX_PLAYERS, N_CODES), np.int64)
     hands = np.zeros((MAX_PLAYERS, N_CODES), np.int64)
     state = np.zeros(view.shape[0], np.int64)
@@ -127,7 +149,7 @@ def search(seen, view, params, rng):
         for _ in range(counts[c]):
             pool[size] = c
             size += 1
-    for _ in range(samples):
+    for i in range(played.shape[0]):
         if cheats:
             for s in range(n):
                 for c in range(N_CODES):
@@ -135,19 +157,14 @@ def search(seen, view, params, rng):
         else:
             sample_hands(dealt, hand, view, pool, size, rng)
         key = next_u64(rng)  # the rollouts' random streams: the same for every action (common numbers)
-        for k in range(actions):
+        for k in range(played.shape[1]):
             hands[:n] = dealt[:n]
             state[:] = view
             for s in range(n):
                 rngs[s, 0] = seat_state(key, s)
             if step(hands, state, nth_legal(hand, view, k), log, err) == 0:
                 play_out(lineup, lineup, hands, state, rngs, log, err)
-            total[k] += penalty_of(hands[me])
-    best = total.min()
-    ties = 0
-    for k in range(actions):
-        ties += total[k] == best
-    return nth_legal(hand, view, pick_equal(total, actions, best, ties, rng))
+            played[i, k] = penalty_of(hands[me])
 
 
 @nb.njit(cache=True)
