@@ -13,7 +13,7 @@ REQUIRED = ["game", "format", "seed", "hand", "players", "rules", "strategies", 
 PLAY_KEYS = ({"seat", "cards", "value"}, {"seat", "pass"})
 
 
-def _action(play: dict) -> int:
+def recorded_action(play: dict) -> int:
     """A recorded play back as an action code (an impossible code if no set can say it)."""
     if play.get("pass") is True:
         return int(PASS)
@@ -90,7 +90,7 @@ def check_record(rec: dict, check_deal: bool = True) -> None:
         dealt, _ = reference.deal(rec["seed"], rec["hand"], n)
         if dealt != rec["deal"]:
             raise ValueError("the deal is not the one rule W5 gives for this seed and hand")
-    moves = [(p["seat"], _action(p)) for trick in rec["tricks"] for p in trick["plays"]]
+    moves = [(p["seat"], recorded_action(p)) for trick in rec["tricks"] for p in trick["plays"]]
     pos = iter(range(len(moves)))
 
     def scripted(seat, hand, view):

@@ -1,0 +1,115 @@
+"""Grading a recorded hand's moves with the search (simkit.strategies.whos_the_ass.search): every
+decision of a seat that had a choice, replayed to the position it was made in, each distinct legal
+action played out on the same samples; a move's cost is its mean own penalty less the best
+action's, paired on the samples, with its 95% interval over them. The positions come from the
+trace record through the engine's own `start` and `step`, so the rules are the game's one copy."""
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from simkit import registry
+from simkit.errors import SimkitError
+from simkit.rng import py_hand_state
+from simkit.whos_the_ass import view as V
+from simkit.whos_the_ass.action import LEAD_ASS, PASS, describe, set_jokers
+from simkit.whos_the_ass.check import recorded_action
+from simkit.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, start, step
+from simkit.whos_the_ass.legal import nth_legal
+from simkit.whos_the_ass.rules import GAME, MAX_PLAYERS, N_CODES, ass_joker_code
+from simkit.whos_the_ass.strategy import SEES_ALL
+
+POINTS = ("lead", "ass lead", "follow", "ass trick", "joker")  # where a move is made, for the aggregate
+
+
+@dataclass(frozen=True)
+class Position:
+    """A decision as it was recorded: the state just before it (every hand, the view) and the
+    action the seat took."""
+
+    trick: int
+    seat: int
+    hands: np.ndarray  # [MAX_PLAYERS, N_CODES]
+    view: np.ndarray   # [V.SIZE]
+    action: int
+
+
+def positions(record: dict) -> Iterator[Position]:
+    """Every move of a trace record (docs/traces.md), in order, with the state it was made in."""
+    n = record["players"]
+    hands = np.zeros((MAX_PLAYERS, N_CODES), np.int64)
+    for s, cards in enumerate(record["deal"]):
+        np.add.at(hands[s], np.asarray(cards, np.int64), 1)
+    view = np.zeros(V.SIZE, np.int64)
+    log, err = np.zeros((0, LOG_WIDTH), np.int64), np.zeros(ERR_WIDTH, np.int64)
+    if not record["tricks"]:
+        return
+    start(hands, view, n, ass_joker_code(record["rules"]["ass_joker"]), record["tricks"][0]["leader"],
+          np.zeros(MAX_PLAYERS, np.int64), 0)
+    for t, trick in enumerate(record["tricks"]):
+        for play in trick["plays"]:
+            action = recorded_action(play)
+            if view[V.SEAT] != play["seat"]:
+                raise SimkitError(f"hand {record['hand']}, trick {t}: seat {play['seat']} plays out of turn")
+            yield Position(t, int(view[V.SEAT]), hands.copy(), view.copy(), action)
+            if step(hands, view, action, log, err) < 0:
+                raise SimkitError(f"hand {record['hand']}, trick {t}: seat {play['seat']} made an illegal move "
+                                  f"({describe(action)})")
+
+
+def point(view: np.ndarray, action: int) -> str:
+    """The decision point a move is made at (POINTS): a joker played counts as a joker use."""
+    if action != PASS and action != LEAD_ASS and set_jokers(action) > 0:
+        return "joker"
+    phase = view[V.PHASE]
+    if phase == V.LEAD:
+        return "ass lead" if action == LEAD_ASS else "lead"
+    return "follow" if phase == V.FOLLOW else "ass trick"
+
+
+def grade(record: dict, seat: int, search: str = "pimc", samples: int = 64, seed: int = 0) -> list[dict]:
+    """Every decision with a choice of `seat` in `record`, graded by `search` (pimc or cheat, any
+    rollout and opponents) on `samples` samples each, drawn from (`seed`, the hand's number): the
+    move, its decision point, each action's mean own penalty, the best action (picked on the first
+    half of the samples), and the move's cost against it measured on the other half (0 where it is
+    the best; below 0 where the move did better there) with its 95% interval over them."""
+    if isinstance(samples, bool) or not isinstance(samples, int) or not 4 <= samples <= 4096:
+        raise SimkitError(f"grading takes 4..4096 samples a decision, got {samples!r}")
+    from simkit.strategies.whos_the_ass.search import outcomes
+
+    info, vector, label = registry.resolve(GAME, search)
+    if info.decide is not registry.get(GAME, "pimc").decide:
+        raise SimkitError(f"grading needs a search (pimc or cheat), got {label}")
+    params = np.array(vector, np.float64)
+    params.setflags(write=False)
+    rng = np.array([py_hand_state(seed, record["hand"])], np.uint64)
+    out = []
+    for pos in positions(record):
+        if pos.seat != seat:
+            continue
+        hand = pos.hands[seat]
+        actions = nth_legal(hand, pos.view, -1)
+        if actions <= 1:
+            continue
+        seen = (pos.hands.reshape(-1) if params[SEES_ALL] else hand).copy()
+        view = pos.view.copy()
+        for a in (seen, view):
+            a.setflags(write=False)
+        played = np.zeros((samples, actions), np.int64)
+        outcomes(seen, view, params, rng, played)
+        made = next((k for k in range(actions) if nth_legal(hand, pos.view, k) == pos.action), None)
+        if made is None:
+            raise SimkitError(f"hand {record['hand']}, trick {pos.trick}: {describe(pos.action)} is not a legal move")
+        # the best action is picked on half the samples and the cost measured on the other half:
+        # picked and measured on the same ones, the least of several noisy means is too low
+        pick, weigh = played[: samples // 2], played[samples // 2:]
+        means = played.mean(axis=0)
+        best = int(pick.mean(axis=0).argmin())
+        diff = weigh[:, made] - weigh[:, best]
+        half = 1.96 * diff.std(ddof=1) / np.sqrt(len(diff))
+        out.append({"trick": pos.trick, "seat": seat, "point": point(pos.view, pos.action),
+                    "move": describe(pos.action), "best": describe(nth_legal(hand, pos.view, best)),
+                    "cost": float(diff.mean()), "ci95": float(half), "actions": actions,
+                    "means": {describe(nth_legal(hand, pos.view, k)): float(m) for k, m in enumerate(means)}})
+    return out
