@@ -148,6 +148,58 @@ def show(file, hand, match, round_no):
     click.echo(show_record(find_record(file, hand, match, round_no)))
 
 
+@cli.command(short_help="Grade one seat's moves in a trace file with the search bot.")
+@click.argument("file", type=str)
+@click.option("--seat", type=int, required=True, help="The seat whose moves are graded (0..players-1).")
+@click.option("--search", "search", type=str, default="pimc",
+              help="The search that grades: pimc or cheat, with its rollout= and opponents=.  [default: pimc]")
+@click.option("--samples", type=int, default=64, show_default=True,
+              help="Samples per decision (the best action is picked on half, the cost weighed on the other).")
+@click.option("--seed", "-s", type=str, default="0", show_default=True, help="The grading's own random seed.")
+@click.option("--hands", "-H", type=int, default=None, help="Grade only the first N hands of the file.")
+@click.option("--moves", is_flag=True, help="Also print every graded move.")
+def grade(file, seat, search, samples, seed, hands, moves):
+    """Replay every Who's the Ass? hand of a trace file to each decision of --seat that had a choice,
+    play every legal action out with the search, and print the points lost per hand at each decision
+    point (lead, ass lead, follow, ass trick, joker) with 95% intervals over the hands."""
+    from itertools import islice
+
+    from simkit.traces import read_traces
+    from simkit.whos_the_ass.check import check_format
+    from simkit.whos_the_ass.grade import grade as grade_hand
+    from simkit.whos_the_ass.grade import lost_by_point
+    from simkit.whos_the_ass.rules import GAME
+
+    options.trace_file(file)
+    seed = check_seed(seed)
+    if hands is not None:
+        check_count(hands, "--hands")
+    if not 4 <= samples <= 4096:
+        raise SimkitError(f"--samples must be 4..4096, got {samples}")
+    graded, shown = [], []
+    for line, record in enumerate(islice(read_traces(file), hands), 1):
+        try:
+            check_format(record)
+        except ValueError as e:
+            raise SimkitError(f"{file}, record {line}: {e}") from None
+        if record["game"] != GAME:
+            raise SimkitError(f"{file}, record {line}: grading reads Who's the Ass? hands, not {record['game']}")
+        if not 0 <= seat < record["players"]:
+            raise SimkitError(f"--seat must be 0..{record['players'] - 1} for {record['players']} players, got {seat}")
+        graded.append(grade_hand(record, seat, search, samples, seed))
+        shown += [{"hand": record["hand"], **g} for g in graded[-1]]
+    if not graded:
+        raise SimkitError(f"{file} holds no records")
+    strategy = record["strategies"][seat]
+    click.echo(f"{strategy} at seat {seat}: {len(shown):,} moves with a choice in {len(graded):,} hands, graded by "
+               f"{search} on {samples} samples each (the best action picked on half of them, the cost weighed on "
+               "the other half); points lost per hand ± the 95% interval over the hands")
+    click.echo(lost_by_point(graded).to_string(index=False, float_format=lambda x: f"{x:.2f}"))
+    if moves:
+        table = pd.DataFrame(shown)[["hand", "trick", "point", "move", "best", "cost", "ci95"]]
+        click.echo(table.to_string(index=False, float_format=lambda x: f"{x:.2f}"))
+
+
 @cli.command(short_help="Check a trace file against the rules, record by record.")
 @click.argument("file", type=str)
 def check(file):

@@ -44,3 +44,24 @@ def test_same_seed_same_grades_and_only_a_search_grades():
     assert grade(record, 0, "pimc(samples=4)", samples=16, seed=2) == grade(record, 0, "pimc(samples=4)", 16, 2)
     with pytest.raises(SimkitError, match="grading needs a search"):
         grade(record, 0, "greedy")
+
+
+def test_simkit_grade_prints_the_points_lost_per_decision_point(tmp_path):
+    from click.testing import CliRunner
+
+    from simkit.cli import cli
+    from simkit.traces import write_traces
+
+    path = tmp_path / "t.jsonl"
+    write_traces(str(path), _records(["random", "lowest", "lowest", "lowest"], 4))
+    result = CliRunner().invoke(cli, ["grade", str(path), "--seat", "0", "--search", "pimc(samples=4)",
+                                      "--samples", "8", "--moves"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("random at seat 0: ")
+    assert "in 4 hands, graded by pimc(samples=4) on 8 samples" in lines[0]
+    assert lines[1].split() == ["point", "moves", "lost", "per", "hand", "±", "decisively", "worse"]
+    assert {line.split()[0] for line in lines[2:] if line.split()[0] in ("lead", "follow")} == {"lead", "follow"}
+    assert any(line.split()[:2] == ["hand", "trick"] for line in lines)
+    bad = CliRunner().invoke(cli, ["grade", str(path), "--seat", "4"])
+    assert isinstance(bad.exception, SimkitError) and str(bad.exception) == "--seat must be 0..3 for 4 players, got 4"

@@ -35,7 +35,7 @@ def _cards(value) -> bool:
     return isinstance(value, list) and all(_whole(c) and 0 <= c <= JOKER for c in value) and value == sorted(value)
 
 
-def _check_format(rec: dict) -> None:
+def check_format(rec: dict) -> None:
     """The keys, and the kind of every value, that the replay and `show` rely on: whatever a line of
     a trace file holds, what is wrong with it is a ValueError naming it (never another error)."""
     if not isinstance(rec, dict):
@@ -83,7 +83,7 @@ def _check_format(rec: dict) -> None:
 
 def check_record(rec: dict, check_deal: bool = True) -> None:
     """Raise ValueError naming the first place where `rec` breaks the format or the rules."""
-    _check_format(rec)
+    check_format(rec)
     rules = check_rules(rec["rules"])
     n = rec["players"]
     if check_deal:

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from simkit import registry
 from simkit.errors import SimkitError
@@ -113,3 +114,20 @@ def grade(record: dict, seat: int, search: str = "pimc", samples: int = 64, seed
                     "cost": float(diff.mean()), "ci95": float(half), "actions": actions,
                     "means": {describe(nth_legal(hand, pos.view, k)): float(m) for k, m in enumerate(means)}})
     return out
+
+
+def lost_by_point(graded: list[list[dict]]) -> pd.DataFrame:
+    """Per decision point: the moves graded, the points lost per hand (the costs summed over each
+    hand's moves, a move better than the picked best counting below 0) with its 95% interval over
+    the hands, and the share of its moves that were decisively worse than the best."""
+    hands = len(graded)
+    rows = []
+    for name in POINTS:
+        per_hand = np.array([sum(g["cost"] for g in moves if g["point"] == name) for moves in graded], float)
+        moves = [g for hand in graded for g in hand if g["point"] == name]
+        if not moves:
+            continue
+        half = 1.96 * per_hand.std(ddof=1) / np.sqrt(hands) if hands > 1 else float("nan")
+        rows.append({"point": name, "moves": len(moves), "lost per hand": per_hand.mean(), "±": half,
+                     "decisively worse": sum(g["cost"] - g["ci95"] > 0 for g in moves) / len(moves)})
+    return pd.DataFrame(rows, columns=["point", "moves", "lost per hand", "±", "decisively worse"])

@@ -50,9 +50,9 @@ def card_name(code: int) -> str:
 def show_hand(record: dict) -> str:
     """A hand trick by trick for a person: A is the ass, J a joker. A record that is not a whole
     one (simkit.whos_the_ass.check's format check) is a ValueError saying why."""
-    from simkit.whos_the_ass.check import _check_format
+    from simkit.whos_the_ass.check import check_format
 
-    _check_format(record)
+    check_format(record)
     names = record["strategies"]
     n = record["players"]
     lines = [f"hand {record['hand']} (seed {record['seed']}), {n} players, "
