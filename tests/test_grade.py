@@ -65,3 +65,19 @@ def test_simkit_grade_prints_the_points_lost_per_decision_point(tmp_path):
     assert any(line.split()[:2] == ["hand", "trick"] for line in lines)
     bad = CliRunner().invoke(cli, ["grade", str(path), "--seat", "4"])
     assert isinstance(bad.exception, SimkitError) and str(bad.exception) == "--seat must be 0..3 for 4 players, got 4"
+
+
+@pytest.mark.parametrize("text, why", [
+    ('{"game": "whos-the-ass"\n', "record 1: Expecting ',' delimiter"),
+    ("[1]\n", "record 1: a record is a JSON object"),
+    ('{"game": "ezelen"}\n', "record 1: grading reads Who's the Ass? hands, not 'ezelen'"),
+])
+def test_a_bad_trace_file_is_one_error_naming_the_record(tmp_path, text, why):
+    from click.testing import CliRunner
+
+    from simkit.cli import cli
+
+    path = tmp_path / "bad.jsonl"
+    path.write_text(text)
+    result = CliRunner().invoke(cli, ["grade", str(path), "--seat", "0"])
+    assert isinstance(result.exception, SimkitError) and why in str(result.exception)
