@@ -162,34 +162,16 @@ def grade(file, seat, search, samples, seed, hands, moves):
     """Replay every Who's the Ass? hand of a trace file to each decision of --seat that had a choice,
     play every legal action out with the search, and print the points lost per hand at each decision
     point (lead, ass lead, follow, ass trick, joker) with 95% intervals over the hands."""
-    import itertools
-    from itertools import islice
-
-    from simkit.traces import read_traces
-    from simkit.whos_the_ass.check import check_format
+    from simkit.whos_the_ass.grade import check_samples, lost_by_point, records
     from simkit.whos_the_ass.grade import grade as grade_hand
-    from simkit.whos_the_ass.grade import lost_by_point
-    from simkit.whos_the_ass.rules import GAME
 
     options.trace_file(file)
     seed = check_seed(seed)
     if hands is not None:
         check_count(hands, "--hands")
-    if not 4 <= samples <= 4096:
-        raise SimkitError(f"--samples must be 4..4096, got {samples}")
+    check_samples(samples, "--samples")
     graded, shown = [], []
-    records = islice(read_traces(file), hands)
-    for line in itertools.count(1):
-        try:
-            record = next(records)
-            if not isinstance(record, dict) or record.get("game") != GAME:
-                raise ValueError(f"grading reads Who's the Ass? hands, not {record.get('game')!r}"
-                                 if isinstance(record, dict) else "a record is a JSON object")
-            check_format(record)
-        except StopIteration:
-            break
-        except ValueError as e:  # a line that is not JSON, or not a hand's record
-            raise SimkitError(f"{file}, record {line}: {e}") from None
+    for record in records(file, hands):
         if not 0 <= seat < record["players"]:
             raise SimkitError(f"--seat must be 0..{record['players'] - 1} for {record['players']} players, got {seat}")
         graded.append(grade_hand(record, seat, search, samples, seed))

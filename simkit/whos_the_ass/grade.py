@@ -4,6 +4,8 @@ action played out on the same samples; a move's cost is its mean own penalty les
 action's, paired on the samples, with its 95% interval over them. The positions come from the
 trace record through the engine's own `start` and `step`, so the rules are the game's one copy."""
 
+import itertools
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -12,10 +14,12 @@ import pandas as pd
 
 from simkit import registry
 from simkit.errors import SimkitError
+from simkit.reports.stats import mean_ci
 from simkit.rng import py_hand_state
+from simkit.strategies.whos_the_ass.search import MOST_SAMPLES, outcomes
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.action import LEAD_ASS, PASS, describe, set_jokers
-from simkit.whos_the_ass.check import recorded_action
+from simkit.whos_the_ass.check import check_format, recorded_action
 from simkit.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, start, step
 from simkit.whos_the_ass.legal import nth_legal
 from simkit.whos_the_ass.rules import GAME, MAX_PLAYERS, N_CODES, ass_joker_code
@@ -59,6 +63,32 @@ def positions(record: dict) -> Iterator[Position]:
                                   f"({describe(action)})")
 
 
+def check_samples(samples, name: str) -> int:
+    """Samples a decision for grading: a whole number 4..MOST_SAMPLES (half pick the best action,
+    half weigh the cost), or one error naming `name`."""
+    if isinstance(samples, bool) or not isinstance(samples, int) or not 4 <= samples <= MOST_SAMPLES:
+        raise SimkitError(f"{name} must be a whole number 4..{MOST_SAMPLES}, got {samples!r}")
+    return samples
+
+
+def records(path: str, count: int | None = None) -> Iterator[dict]:
+    """The first `count` (default: all) records of a trace file, each a Who's the Ass? hand in the
+    trace format, or one error naming the record (a line that is not JSON, or not a hand's)."""
+    with open(path, encoding="utf-8") as f:
+        lines = (line for line in f if line.strip())
+        for number, line in enumerate(itertools.islice(lines, count), 1):
+            try:
+                record = json.loads(line)
+                if not isinstance(record, dict):
+                    raise ValueError("a record is a JSON object")
+                if record.get("game") != GAME:
+                    raise ValueError(f"grading reads Who's the Ass? hands, not {record.get('game')!r}")
+                check_format(record)
+            except ValueError as e:
+                raise SimkitError(f"{path}, record {number}: {e}") from None
+            yield record
+
+
 def point(view: np.ndarray, action: int) -> str:
     """The decision point a move is made at (POINTS): a joker played counts as a joker use."""
     if action != PASS and action != LEAD_ASS and set_jokers(action) > 0:
@@ -75,9 +105,7 @@ def grade(record: dict, seat: int, search: str = "pimc", samples: int = 64, seed
     move, its decision point, each action's mean own penalty, the best action (picked on the first
     half of the samples), and the move's cost against it measured on the other half (0 where it is
     the best; below 0 where the move did better there) with its 95% interval over them."""
-    if isinstance(samples, bool) or not isinstance(samples, int) or not 4 <= samples <= 4096:
-        raise SimkitError(f"grading takes 4..4096 samples a decision, got {samples!r}")
-    from simkit.strategies.whos_the_ass.search import outcomes
+    check_samples(samples, "samples")
 
     info, vector, label = registry.resolve(GAME, search)
     if info.decide is not registry.get(GAME, "pimc").decide:
@@ -99,20 +127,19 @@ def grade(record: dict, seat: int, search: str = "pimc", samples: int = 64, seed
             a.setflags(write=False)
         played = np.zeros((samples, actions), np.int64)
         outcomes(seen, view, params, rng, played)
-        made = next((k for k in range(actions) if nth_legal(hand, pos.view, k) == pos.action), None)
-        if made is None:
+        legal = [describe(nth_legal(hand, pos.view, k)) for k in range(actions)]
+        if describe(pos.action) not in legal:
             raise SimkitError(f"hand {record['hand']}, trick {pos.trick}: {describe(pos.action)} is not a legal move")
+        made = legal.index(describe(pos.action))
         # the best action is picked on half the samples and the cost measured on the other half:
         # picked and measured on the same ones, the least of several noisy means is too low
         pick, weigh = played[: samples // 2], played[samples // 2:]
         means = played.mean(axis=0)
         best = int(pick.mean(axis=0).argmin())
-        diff = weigh[:, made] - weigh[:, best]
-        half = 1.96 * diff.std(ddof=1) / np.sqrt(len(diff))
+        cost, half = mean_ci(weigh[:, made] - weigh[:, best])
         out.append({"trick": pos.trick, "seat": seat, "point": point(pos.view, pos.action),
-                    "move": describe(pos.action), "best": describe(nth_legal(hand, pos.view, best)),
-                    "cost": float(diff.mean()), "ci95": float(half), "actions": actions,
-                    "means": {describe(nth_legal(hand, pos.view, k)): float(m) for k, m in enumerate(means)}})
+                    "move": legal[made], "best": legal[best], "cost": cost, "ci95": half, "actions": actions,
+                    "means": dict(zip(legal, means.tolist()))})
     return out
 
 
@@ -120,14 +147,13 @@ def lost_by_point(graded: list[list[dict]]) -> pd.DataFrame:
     """Per decision point: the moves graded, the points lost per hand (the costs summed over each
     hand's moves, a move better than the picked best counting below 0) with its 95% interval over
     the hands, and the share of its moves that were decisively worse than the best."""
-    hands = len(graded)
     rows = []
     for name in POINTS:
         per_hand = np.array([sum(g["cost"] for g in moves if g["point"] == name) for moves in graded], float)
         moves = [g for hand in graded for g in hand if g["point"] == name]
         if not moves:
             continue
-        half = 1.96 * per_hand.std(ddof=1) / np.sqrt(hands) if hands > 1 else float("nan")
-        rows.append({"point": name, "moves": len(moves), "lost per hand": per_hand.mean(), "±": half,
+        lost, half = mean_ci(per_hand)
+        rows.append({"point": name, "moves": len(moves), "lost per hand": lost, "±": half,
                      "decisively worse": sum(g["cost"] - g["ci95"] > 0 for g in moves) / len(moves)})
     return pd.DataFrame(rows, columns=["point", "moves", "lost per hand", "±", "decisively worse"])

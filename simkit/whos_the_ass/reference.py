@@ -28,7 +28,7 @@ from simkit.whos_the_ass.rules import (
 )
 from simkit.whos_the_ass.strategy import SEES_ALL, lineup_arrays
 
-# decider(seat, own hand as 15 counts, public view) -> action code
+# decider(seat, own hand as 15 counts (every seat's, one after another, for one that `sees_all`), public view) -> action
 Decider = Callable[[int, np.ndarray, np.ndarray], int]
 PENALTY_POINTS = {ASS: 20, JOKER: 14, **{v: v for v in range(1, 14)}}  # W17
 
