@@ -14,11 +14,12 @@ deal's rows are not known beforehand), `replay_end` (a replay is over: its head 
 main measure's mean of the two sides of a table of two strategies) and `deal_end` (its last
 replay is over); a block folds the sums of up to DEALS ended deals at a time, and the rest with
 `flush` when it is done. A game may instead add up to DEALS deals it has played at once,
-measure by measure or rotation by rotation (`seat_column`, `seat_adds_at`, `main_of`, `side_of`,
-`table_add_at`, `table_adds_at`, `table_adds`, `head_to_head`, `head_to_head_at`, `seat_counts`,
-`table_counts`, then `deal_end` for each): each seat's columns and histogram row are looked up
-once for all of them, not once per hand (Who's the Ass? hands: 35 ns of statistics per hand, from
-65 ns; the per-deal sums lie deal by deal in a measure's column, so these loops run along memory).
+measure by measure or rotation by rotation (`seat_column`, `seat_adds_at`, `seat_row`, `main_of`,
+`side_of`, `table_add_at`, `table_adds_at`, `table_adds`, `table_row`, `head_to_head`,
+`head_to_head_at`, `winner`, `seat_counts`, `table_counts`, then `deal_end` for each): each
+seat's columns and histogram row are looked up once for all of them, not once per hand (Who's
+the Ass? hands: 35 ns of statistics per hand, from 65 ns; the per-deal sums lie deal by deal in
+a measure's column, so these loops run along memory, and `seat_row`'s loops are vectorised).
 Where every deal is one hand, round or match per rotation, the rows are known and not added at
 all: the caller fills them in (`Tally.rows`, `Tally.replays`). Nothing is written row by row.
 The helpers are inlined into the drivers' loops, which run without numba's reference counting
@@ -211,16 +212,56 @@ def head_to_head(tally, r):
 
 
 @nb.njit(inline="always", cache=True)
+def summing(tally):
+    """Whether this tally adds sums (not only the histograms)."""
+    return tally[2][SUMS] != 0
+
+
+@nb.njit(inline="always", cache=True)
+def seats(tally):
+    """How many seats a rotation has."""
+    return tally[0].shape[2]
+
+
+@nb.njit(inline="always", cache=True)
+def seat_row(kept, c, n):
+    """The kept sums of seat column c (`seat_column`) of the deal being played and the n-1 after
+    it: for a game adding many deals at once, in loops along the deals that the compiler
+    vectorises (a row, contiguous: a two-dimensional slice would not be)."""
+    d = kept[3][0]
+    return kept[0][c, d:d + n]
+
+
+@nb.njit(inline="always", cache=True)
+def table_row(kept, c, n):
+    """`seat_row` of table column c (`table_column`)."""
+    d = kept[3][0]
+    return kept[1][c, d:d + n]
+
+
+@nb.njit(inline="always", cache=True)
+def head_to_head_measure(tally):
+    """The table measure that counts the head to head: the last."""
+    return tally[2][TABLE_MEASURES] - 1
+
+
+@nb.njit(inline="always", cache=True)
+def winner(tally, r, a, z):
+    """What a replay in rotation r adds to the head to head, from the sums a and z of the main
+    measure over side 0's and side 1's seats: 2 if side 0's mean is the lower, 1 if equal, 0 if
+    higher (every seat of a replay has as many rows, so the sides' means compare as their sums
+    over their seats, each times the other side's seat count)."""
+    sides = tally[7]
+    x, y = a * sides[r, 2], z * sides[r, 1]  # compared without branches: who wins is a coin toss to the processor
+    return 2 * (x < y) + (x == y)
+
+
+@nb.njit(inline="always", cache=True)
 def head_to_head_at(tally, kept, i, r, a, z):
-    """The head to head of a replay in rotation r of the deal i deals after the one being
-    played, from the sums a and z of the main measure over side 0's and side 1's seats: into
-    its table's last measure 2 if side 0's mean is the lower, 1 if equal, 0 if higher (every
-    seat of a replay has as many rows, so the sides' means compare as their sums over their
-    seats, each times the other side's seat count)."""
-    plan, sides = tally[2], tally[7]
+    """The head to head (`winner`) of a replay in rotation r of the deal i deals after the one
+    being played, from the sums a and z of the main measure over side 0's and side 1's seats."""
     if head_to_head(tally, r):
-        x, y = a * sides[r, 2], z * sides[r, 1]  # compared without branches: who wins is a coin toss to the processor
-        kept[1][table_column(tally, r, plan[TABLE_MEASURES] - 1), kept[3][0] + i] += 2 * (x < y) + (x == y)
+        kept[1][table_column(tally, r, head_to_head_measure(tally)), kept[3][0] + i] += winner(tally, r, a, z)
 
 
 @nb.njit(inline="always", cache=True)
