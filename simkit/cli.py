@@ -135,8 +135,16 @@ def trace(game, players, seed, strategies, rule_pairs, model_pairs, strategy_fil
               help="The hand to show (Ezelen: the round, counted through the file from 0; default: the first).")
 @click.option("--match", "match", type=int, default=None, help="Ezelen: show a round of this match.")
 @click.option("--round", "round_no", type=int, default=None, help="Ezelen: the round of --match (default: 0).")
-def show(file, hand, match, round_no):
-    """Print one traced hand trick by trick (A = the ass, J = joker), or an Ezelen round turn by turn."""
+@click.option("--grade", "graded", type=int, default=None,
+              help="Who's the Ass?: grade this seat's moves with the search and print each one's cost beside it.")
+@click.option("--search", "search", type=str, default="pimc", show_default=True,
+              help="With --grade: the search that grades (pimc or cheat, with its rollout= and opponents=).")
+@click.option("--samples", type=int, default=64, show_default=True, help="With --grade: samples per decision.")
+@click.option("--seed", "-s", type=str, default="0", show_default=True, help="With --grade: the grading's seed.")
+def show(file, hand, match, round_no, graded, search, samples, seed):
+    """Print one traced hand trick by trick (A = the ass, J = joker), or an Ezelen round turn by turn;
+    with --grade SEAT, each of that seat's moves with a choice beside its cost against the search's
+    best action (± its 95% interval over the samples)."""
     from simkit.traces import find_record, show_record
 
     if round_no is not None and match is None:
@@ -145,47 +153,94 @@ def show(file, hand, match, round_no):
         if value is not None:
             check_count(value, option, least=0)
     options.trace_file(file)
-    click.echo(show_record(find_record(file, hand, match, round_no)))
+    record = find_record(file, hand, match, round_no)
+    if graded is None:
+        click.echo(show_record(record))
+        return
+    from simkit.whos_the_ass.grade import check_samples, graded_hand
+
+    check_samples(samples, "--samples")
+    if record.get("game") != "whos-the-ass":
+        raise SimkitError(f"--grade grades Who's the Ass? hands, not {record.get('game')!r} records")
+    click.echo(graded_hand(record, graded, search, samples, check_seed(seed)))
 
 
-@cli.command(short_help="Grade one seat's moves in a trace file with the search bot.")
-@click.argument("file", type=str)
-@click.option("--seat", type=int, required=True, help="The seat whose moves are graded (0..players-1).")
-@click.option("--search", "search", type=str, default="pimc",
-              help="The search that grades: pimc or cheat, with its rollout= and opponents=.  [default: pimc]")
-@click.option("--samples", type=int, default=64, show_default=True,
-              help="Samples per decision (the best action is picked on half, the cost weighed on the other).")
-@click.option("--seed", "-s", type=str, default="0", show_default=True, help="The grading's own random seed.")
-@click.option("--hands", "-H", type=int, default=None, help="Grade only the first N hands of the file.")
-@click.option("--moves", is_flag=True, help="Also print every graded move.")
-def grade(file, seat, search, samples, seed, hands, moves):
-    """Replay every Who's the Ass? hand of a trace file to each decision of --seat that had a choice,
-    play every legal action out with the search, and print the points lost per hand at each decision
-    point (lead, ass lead, follow, ass trick, joker) with 95% intervals over the hands."""
-    from simkit.whos_the_ass.grade import check_samples, lost_by_point, records
+@cli.command(short_help="Grade moves with the search bot: a trace file's seat, or a grading spec's strategies.")
+@click.argument("source", type=str)
+@click.option("--seat", type=int, default=None, help="A trace file: the seat whose moves are graded (0..players-1).")
+@click.option("--out", "-o", "out", type=str, default=None,
+              help="A grading spec: the folder for its traces, graded moves and report.")
+@click.option("--search", "search", type=str, default=None,
+              help="A trace file: the search that grades, pimc or cheat, with its rollout= and opponents=.  "
+                   "[default: pimc]")
+@click.option("--samples", type=int, default=None,
+              help="A trace file: samples per decision (the best action is picked on half, the cost weighed on the "
+                   "other).  [default: 64]")
+@click.option("--seed", "-s", type=str, default=None, help="A trace file: the grading's own seed.  [default: 0]")
+@click.option("--hands", "-H", type=int, default=None,
+              help="Grade only the first N hands of the file (a spec: play N hands instead of its own).")
+@click.option("--moves", is_flag=True, help="A trace file: also print every graded move.")
+def grade(source, seat, out, search, samples, seed, hands, moves):
+    """Grade Who's the Ass? moves with the search: replay each decision that had a choice, play every
+    legal action out on samples of the hidden cards, and give the points lost per hand at each decision
+    point (lead, ass lead, follow, ass trick, joker) with 95% intervals over the hands.
+
+    SOURCE is a trace file (grade its --seat) or a grading spec (.toml: play its strategies' hands
+    among its field, grade them, and write the traces, the graded moves and a report into --out)."""
+    from simkit.whos_the_ass.grade import check_samples, check_seat, lost_by_point, records
     from simkit.whos_the_ass.grade import grade as grade_hand
 
-    options.trace_file(file)
-    seed = check_seed(seed)
     if hands is not None:
         check_count(hands, "--hands")
-    check_samples(samples, "--samples")
+    if source.endswith(".toml"):
+        given = [name for name, v in (("--seat", seat), ("--search", search), ("--samples", samples),
+                                      ("--seed", seed), ("--moves", moves or None)) if v is not None]
+        if given:
+            raise SimkitError(f"{given[0]} is for a trace file; a grading spec sets it as a key")
+        if out is None:
+            raise SimkitError("a grading spec needs --out DIR")
+        _grading(source, out, hands)
+        return
+    if out is not None:
+        raise SimkitError("--out is for a grading spec (.toml); a trace file's grades are printed")
+    if seat is None:
+        raise SimkitError("grading a trace file needs --seat")
+    search = search or "pimc"
+    samples = check_samples(64 if samples is None else samples, "--samples")
+    seed = check_seed(seed or "0")
+    options.trace_file(source)
     graded, shown = [], []
-    for record in records(file, hands):
-        if not 0 <= seat < record["players"]:
-            raise SimkitError(f"--seat must be 0..{record['players'] - 1} for {record['players']} players, got {seat}")
-        graded.append(grade_hand(record, seat, search, samples, seed))
-        shown += [{"hand": record["hand"], **g} for g in graded[-1]]
+    for record in records(source, hands):
+        check_seat(seat, record["players"], "--seat")
+        graded.append(record["hand"])
+        shown += [{"hand": record["hand"], **g} for g in grade_hand(record, seat, search, samples, seed)]
     if not graded:
-        raise SimkitError(f"{file} holds no records")
+        raise SimkitError(f"{source} holds no records")
     strategy = record["strategies"][seat]
     click.echo(f"{strategy} at seat {seat}: {len(shown):,} moves with a choice in {len(graded):,} hands, graded by "
                f"{search} on {samples} samples each (the best action picked on half of them, the cost weighed on "
                "the other half); points lost per hand ± the 95% interval over the hands")
-    click.echo(lost_by_point(graded).to_string(index=False, float_format=lambda x: f"{x:.2f}"))
+    table = pd.DataFrame(shown, columns=["hand", "trick", "point", "move", "best", "cost", "ci95"])
+    click.echo(lost_by_point(table, graded).to_string(index=False, float_format=lambda x: f"{x:.2f}"))
     if moves:
-        table = pd.DataFrame(shown)[["hand", "trick", "point", "move", "best", "cost", "ci95"]]
         click.echo(table.to_string(index=False, float_format=lambda x: f"{x:.2f}"))
+
+
+def _grading(path: str, out: str, hands: int | None) -> None:
+    """`simkit grade SPEC.toml --out DIR`: play, grade, write, report, and print the answer."""
+    from simkit.reports.grading import answer, by_point, make_grading_report
+    from simkit.whos_the_ass.grading import load_grading, read_grading, run_grading
+
+    spec = load_grading(path)
+    if hands is not None:
+        spec = dataclasses.replace(spec, hands=hands)
+    with click.progressbar(length=spec.hands * len(spec.graded), label=f"grading {spec.name}", file=sys.stderr,
+                           show_pos=True) as bar:
+        run_grading(spec, out, bar.update)
+    report = make_grading_report(out)
+    spec, moves_, hands_, _ = read_grading(out)
+    click.echo(answer(spec, by_point(spec, moves_, hands_), hands_))
+    click.echo(f"report: {report}")
 
 
 @cli.command(short_help="Check a trace file against the rules, record by record.")

@@ -7,6 +7,7 @@ packages add theirs through the entry-point group `simkit.strategies`.
 """
 
 import importlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -119,6 +120,20 @@ def ceilings(game: str, labels) -> list[str]:
 
 
 CEILING_NOTE = "sees every player's hand: a ceiling on good play, not a way to play"
+CEILING_MARK = " †"
+
+
+def marked(game: str, label: str) -> str:
+    """A strategy's label as a report shows it: with CEILING_MARK where it is a ceiling."""
+    return str(label) + (CEILING_MARK if ceilings(game, [label]) else "")
+
+
+def marked_text(game: str, text: str, labels) -> str:
+    """`text` with each ceiling among `labels` marked wherever it stands as a whole label (not
+    inside a longer one: `cheat` is not marked in `cheat(samples=4)`)."""
+    for label in sorted(ceilings(game, labels), key=len, reverse=True):
+        text = re.sub(rf"(?<![\w(=,]){re.escape(label)}(?![\w(])", label + CEILING_MARK, text)
+    return text
 
 
 def load_all() -> None:

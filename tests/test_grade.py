@@ -81,3 +81,141 @@ def test_a_bad_trace_file_is_one_error_naming_the_record(tmp_path, text, why):
     path.write_text(text)
     result = CliRunner().invoke(cli, ["grade", str(path), "--seat", "0"])
     assert isinstance(result.exception, SimkitError) and why in str(result.exception)
+
+
+def test_show_grade_prints_each_graded_move_beside_its_play(tmp_path):
+    from click.testing import CliRunner
+
+    from simkit.cli import cli
+    from simkit.traces import write_traces
+    from simkit.whos_the_ass.grade import note
+
+    path = tmp_path / "t.jsonl"
+    record = _records(["random", "lowest", "lowest", "lowest"], 1)[0]
+    write_traces(str(path), [record])
+    args = ["show", str(path), "--grade", "0", "--search", "pimc(samples=4)", "--samples", "8"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    graded = grade(record, 0, "pimc(samples=4)", samples=8, seed=0)
+    lines = result.output.splitlines()
+    noted = [line for line in lines if line.startswith("    seat 0: ") and line.rstrip().endswith(
+        tuple(note(g) for g in graded))]
+    assert len(noted) == len(graded) > 0  # every graded move, each beside a play of seat 0
+    assert all(note(g) in line for g, line in zip(graded, noted))  # in the order they were played
+    assert lines[-1].startswith(f"seat 0 (random): {len(graded)} moves with a choice graded by pimc(samples=4)")
+    assert CliRunner().invoke(cli, args[:2]).output == CliRunner().invoke(cli, ["show", str(path)]).output
+    bad = CliRunner().invoke(cli, ["show", str(path), "--grade", "7"])
+    assert isinstance(bad.exception, SimkitError) and str(bad.exception) == "--grade must be 0..3 for 4 players, got 7"
+
+
+def _spec(tmp_path, text: str):
+    path = tmp_path / "g.toml"
+    path.write_text('name = "g"\nplayers = 4\nhands = 3\nseed = 4\ngraded = ["random", "greedy"]\n'
+                    'field = "lowest"\nsearch = "pimc(samples=4)"\nsamples = 8\n' + text)
+    return path
+
+
+def test_a_grading_run_writes_traces_moves_and_a_report_and_is_reproducible(tmp_path):
+    from click.testing import CliRunner
+
+    from simkit.cli import cli
+    from simkit.reports.grading import by_point
+    from simkit.traces import read_traces
+    from simkit.whos_the_ass.grading import load_grading, read_grading
+
+    spec = _spec(tmp_path, "")
+    result = CliRunner().invoke(cli, ["grade", str(spec), "--out", str(tmp_path / "a")])
+    assert result.exit_code == 0, result.output
+    assert "Against pimc(samples=4)'s best actions, random loses" in result.output
+    assert "; on the same deals greedy loses" in result.output
+    folder = tmp_path / "a"
+    names = {p.name for p in folder.iterdir()}
+    assert {"traces-1.jsonl", "traces-2.jsonl", "moves.parquet", "hands.parquet", "grading.json", "report.md",
+            "report.html", "lost-by-point.png", "move-costs.png"} <= names
+    graded, moves, hands, _ = read_grading(folder)
+    assert graded == load_grading(str(spec))
+    records = list(read_traces(str(folder / "traces-1.jsonl")))
+    assert [r["hand"] for r in records] == [0, 1, 2] and records[0]["strategies"][0] == "random"
+    # the same deals for both graded strategies: only seat 0's strategy differs
+    assert [r["deal"] for r in records] == [r["deal"] for r in read_traces(str(folder / "traces-2.jsonl"))]
+    again = grade(records[1], 0, "pimc(samples=4)", samples=8, seed=4)
+    assert moves[(moves["strategy"] == "random") & (moves["hand"] == 1)]["cost"].tolist() == [g["cost"] for g in again]
+    assert hands["lost"].tolist() == [moves[(moves["strategy"] == s) & (moves["hand"] == h)]["cost"].sum()
+                                      for s, h in zip(hands["strategy"], hands["hand"])]
+    points = by_point(graded, moves, hands)
+    every = points[points["point"] == "all"].set_index("strategy")
+    assert every.loc["random", "lost per hand"] == pytest.approx(hands[hands["strategy"] == "random"]["lost"].mean())
+    report = (folder / "report.md").read_text()
+    assert "## Points lost per decision point" in report and "simkit show " in report
+    second = CliRunner().invoke(cli, ["grade", str(spec), "--out", str(tmp_path / "b")])
+    assert second.exit_code == 0
+    assert (tmp_path / "b" / "moves.parquet").read_bytes() == (folder / "moves.parquet").read_bytes()
+    assert CliRunner().invoke(cli, ["report", str(folder)]).exit_code == 0  # `simkit report` knows a grading
+
+
+@pytest.mark.parametrize("extra, why", [
+    ("colour = 1\n", "unknown key 'colour'"),
+    ('seat = 4\n', "key 'seat' must be 0..3 for 4 players, got 4"),
+    ('game = "ezelen"\n', "grading plays Who's the Ass?"),
+    ('rules = { ass_joker = "5" }\n', "ass_joker"),
+])
+def test_a_bad_grading_spec_is_one_error_naming_the_key(tmp_path, extra, why):
+    from click.testing import CliRunner
+
+    from simkit.cli import cli
+
+    result = CliRunner().invoke(cli, ["grade", str(_spec(tmp_path, extra)), "--out", str(tmp_path / "o")])
+    assert isinstance(result.exception, SimkitError) and why in str(result.exception), result.output
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("text, why", [
+    ('search = "greedy"\n', r"key 'search' must be a search \(pimc or cheat\)"),
+    ('graded = ["nosuch"]\n', "nosuch"),
+])
+def test_a_grading_spec_names_a_search_and_known_strategies(tmp_path, text, why):
+    from simkit.whos_the_ass.grading import load_grading
+
+    path = tmp_path / "g.toml"
+    base = 'name = "g"\nplayers = 4\nhands = 3\nfield = "lowest"\n'
+    path.write_text(base + ('graded = ["greedy"]\n' if "graded" not in text else "") + text)
+    with pytest.raises(SimkitError, match=why):
+        load_grading(str(path))
+
+
+def test_options_that_belong_to_the_other_source_are_refused(tmp_path):
+    from click.testing import CliRunner
+
+    from simkit.cli import cli
+
+    spec = _spec(tmp_path, "")
+    for args, why in ((["--seat", "0", "--out", "o"], "--seat is for a trace file"),
+                      ([], "a grading spec needs --out DIR")):
+        result = CliRunner().invoke(cli, ["grade", str(spec)] + args)
+        assert isinstance(result.exception, SimkitError) and str(result.exception).startswith(why)
+    trace = tmp_path / "t.jsonl"
+    trace.write_text("")
+    for args, why in ((["--out", "o", "--seat", "0"], "--out is for a grading spec"), ([], "needs --seat")):
+        result = CliRunner().invoke(cli, ["grade", str(trace)] + args)
+        assert isinstance(result.exception, SimkitError) and why in str(result.exception)
+
+
+def test_an_interrupted_grading_leaves_the_earlier_one_whole(tmp_path, monkeypatch):
+    from simkit.whos_the_ass import grading
+    from simkit.whos_the_ass.grading import load_grading, run_grading
+
+    spec = load_grading(str(_spec(tmp_path, "")))
+    run_grading(spec, str(tmp_path / "a"))
+    before = {p.name: p.read_bytes() for p in (tmp_path / "a").iterdir()}
+    calls = []
+
+    def interrupted(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+        return grade(*args, **kwargs)
+
+    monkeypatch.setattr(grading, "grade", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        run_grading(spec, str(tmp_path / "a"))
+    assert {p.name: p.read_bytes() for p in (tmp_path / "a").iterdir()} == before

@@ -87,4 +87,17 @@ def test_a_report_says_that_cheat_sees_every_hand(tmp_path):
     runner.run_spec(spec, str(tmp_path / "c"))
     make_report(str(tmp_path / "c"))
     md = (tmp_path / "c" / "report.md").read_text()
-    assert "cheat(samples=2) sees every player's hand: a ceiling on good play, not a way to play." in md
+    assert "cheat(samples=2) † sees every player's hand: a ceiling on good play, not a way to play." in md
+    answer = next(line for line in md.splitlines() if line.startswith("**"))
+    assert "cheat(samples=2) †" in answer  # marked in the answer, in every table and in every figure
+    rows = [line for line in md.splitlines() if line.startswith("| ") and "cheat(samples=2)" in line]
+    assert rows and all("cheat(samples=2) †" in line for line in rows)
+    from simkit.reports.report import _marked, figures_for, summary
+
+    stats = runner.read_stats(str(tmp_path / "c"))
+    shown = {title: _marked("whos-the-ass", frame) for title, frame in summary(stats, "lowest").items()}
+    figs = figures_for(stats, shown, "lowest", "whos-the-ass")
+    texts = [t.get_text() for fig in figs.values() for ax in fig.axes
+             for t in ax.get_yticklabels() + (ax.get_legend().get_texts() if ax.get_legend() else [])]
+    named = [t for t in texts if "cheat(samples=2)" in t]
+    assert named and all("cheat(samples=2) †" in t for t in named)

@@ -100,6 +100,12 @@ def _with_params(game: str, spec: StrategySpec, point: dict[str, float]) -> Stra
 
 def load_spec(path: str) -> Spec:
     """Read and validate a spec file; any problem is one SimkitError naming the file and key."""
+    return read_toml(path, parse_spec_dict)
+
+
+def read_toml(path: str, parse):
+    """`parse` of a TOML spec file's content: a problem reading it, or one `parse` raises, is one
+    SimkitError naming the file (an experiment's, a grading's)."""
     file = Path(input_file(path, "spec file"))
     try:
         data = tomllib.loads(file.read_text(encoding="utf-8"))
@@ -110,12 +116,13 @@ def load_spec(path: str) -> Spec:
     except OSError as e:
         raise SimkitError(f"cannot read spec file {path}: {e.strerror}") from None
     try:
-        return parse_spec_dict(data)
+        return parse(data)
     except SimkitError as e:
         raise SimkitError(f"{path}: {e}") from None
 
 
-def _need(data: dict, key: str, kind, what: str):
+def need(data: dict, key: str, kind, what: str):
+    """data[key], which must be of `kind` (not a bool), or one error naming the key."""
     value = data[key]
     if isinstance(value, bool) or not isinstance(value, kind):
         raise SimkitError(f"key {key!r} must be {what}, got {value!r}")
@@ -130,11 +137,11 @@ def parse_spec_dict(data: dict) -> Spec:
     for key in ("name", "players", "hands"):
         if key not in data:
             raise SimkitError(f"missing key {key!r}")
-    name = _need(data, "name", str, "a text")
+    name = need(data, "name", str, "a text")
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", name):
         raise SimkitError(f"key 'name' must be letters, digits, '-', '_' or '.' (it names the run's folder), "
                           f"got {name!r}")
-    game_name = _need(data, "game", str, "a text") if "game" in data else games.DEFAULT
+    game_name = need(data, "game", str, "a text") if "game" in data else games.DEFAULT
     try:
         game = games.get(game_name)
     except SimkitError as e:
@@ -153,15 +160,15 @@ def parse_spec_dict(data: dict) -> Spec:
             game.check_players(p)
     except SimkitError as e:
         raise SimkitError(f"key 'players': {e}") from None
-    hands = check_count(_need(data, "hands", int, "a whole number"), "key 'hands'")
+    hands = check_count(need(data, "hands", int, "a whole number"), "key 'hands'")
     try:
         seed = check_seed(data.get("seed", 0))
     except SimkitError as e:
         raise SimkitError(f"key 'seed': {e}") from None
-    seating = _need(data, "seating", str, "a text") if "seating" in data else "rotate"
+    seating = need(data, "seating", str, "a text") if "seating" in data else "rotate"
     if seating not in SEATINGS:
         raise SimkitError(f"key 'seating' must be one of {', '.join(SEATINGS)}, got {seating!r}")
-    rules = _need(data, "rules", dict, "a table") if "rules" in data else {}
+    rules = need(data, "rules", dict, "a table") if "rules" in data else {}
     try:
         rules = game.check_rules(rules)
     except SimkitError as e:
@@ -188,14 +195,14 @@ def parse_spec_dict(data: dict) -> Spec:
         raise SimkitError("key 'pool' needs at least two strategies")
     match = _match(data, game)
     sweep = _sweep(data, lineup + pool + tuple(s for one in lineups for s in one), game)
-    baseline = _need(data, "baseline", str, "a strategy") if "baseline" in data else game.default_baseline
+    baseline = need(data, "baseline", str, "a strategy") if "baseline" in data else game.default_baseline
     try:
         baseline = registry.canonical(game.name, baseline)
     except SimkitError as e:
         raise SimkitError(f"key 'baseline': {e}") from None
     model = {}
     if "model" in data:
-        model = game.check_model(_need(data, "model", dict, "a table"), players[0] if len(players) == 1 else None)
+        model = game.check_model(need(data, "model", dict, "a table"), players[0] if len(players) == 1 else None)
     spec = Spec(name, tuple(players), hands, seed, game.name, seating, rules, lineup, pool, match, sweep, baseline,
                 model, lineups)
     if len(spec.cells()) > MAX_CELLS:
@@ -239,7 +246,7 @@ def _strategies(data: dict, key: str, game: str) -> list[StrategySpec]:
 def _match(data: dict, game: games.Game) -> dict:
     if "match" not in data:
         return {"mode": "single"}
-    match = _need(data, "match", dict, "a table")
+    match = need(data, "match", dict, "a table")
     mode = match.get("mode", "single")
     if mode not in game.match_modes:
         raise SimkitError(f"key 'match.mode' must be one of {', '.join(game.match_modes)}, got {mode!r}")
@@ -260,7 +267,7 @@ def _match(data: dict, game: games.Game) -> dict:
 def _sweep(data: dict, strategies: tuple[StrategySpec, ...], game: games.Game) -> dict:
     if "sweep" not in data:
         return {}
-    sweep = _need(data, "sweep", dict, "a table")
+    sweep = need(data, "sweep", dict, "a table")
     names = {s.name for s in strategies}
     out = {}
     for key, values in sweep.items():

@@ -7,6 +7,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from simkit.registry import CEILING_MARK  # noqa: E402
 from simkit.reports.tables import DIFFERENCE_UNIT, lineup_names  # noqa: E402
 
 
@@ -48,10 +49,11 @@ def strategy_comparison(means: pd.DataFrame, value: str):
     return fig
 
 
-def distributions(stats, value: str):
+def distributions(stats, value: str, shown=str):
     """How `value` is spread, per strategy (all cells together), up to its 99.5th percentile. Where
     a value of 0 stands out (a seat that went out scores nothing), its share is a bar of its own
-    and the rest is drawn as the spread of the values above 0, so that differences are visible."""
+    and the rest is drawn as the spread of the values above 0, so that differences are visible.
+    `shown(name)`: a strategy's label as drawn."""
     names = sorted(dict.fromkeys(g[3] for g in stats.layout.groups if g[0] == "strategy"))
     every = _summed(stats.seat_histograms, stats.seat_histograms)
     top = int(np.searchsorted(np.cumsum(every) / max(every.sum(), 1), 0.995)) + 1
@@ -62,20 +64,20 @@ def distributions(stats, value: str):
     if not spike:
         fig, ax = plt.subplots(figsize=(8, 4))
         for name in names:
-            _step(ax, counts[name], name)
+            _step(ax, counts[name], shown(name))
     else:
         fig, (bars, ax) = plt.subplots(1, 2, figsize=(10, 4), gridspec_kw={"width_ratios": [1, 3]})
         y = np.arange(len(names))
         bars.barh(y, [100 * counts[k][0] / max(counts[k].sum(), 1) for k in names],
                   color=[f"C{i}" for i in range(len(names))])
-        bars.set_yticks(y, names)
+        bars.set_yticks(y, [shown(name) for name in names])
         bars.invert_yaxis()
         bars.set_xlabel(f"% of seat rows with {value} 0")
         bars.margins(x=0.1)
         for i, name in enumerate(names):
             rest = counts[name].astype(np.float64)
             rest[0] = 0
-            _step(ax, rest, name)
+            _step(ax, rest, shown(name))
         ax.set_title(f"the rest: {value} above 0", fontsize=9)
     ax.set_xlabel(value)
     ax.set_ylabel("share")
@@ -84,14 +86,14 @@ def distributions(stats, value: str):
     return fig
 
 
-def hand_lengths(stats):
+def hand_lengths(stats, shown=str):
     """Tricks per hand (one count per hand and rotation): a line per cell, or per player count
-    when there are many cells."""
+    when there are many cells; `shown(text)`: a lineup as drawn."""
     fig, ax = plt.subplots(figsize=(8, 3.5))
     cells = stats.layout.cells
     names = lineup_names(stats)
     if len(cells) <= 8:
-        lines = [(f"table {c['cell']}: {names[c['cell']]} ({c['players']}p){_sweep_label(c)}", [c["cell"]])
+        lines = [(f"table {c['cell']}: {shown(names[c['cell']])} ({c['players']}p){_sweep_label(c)}", [c["cell"]])
                  for c in cells]
     else:
         players = sorted({c["players"] for c in cells})
@@ -112,7 +114,8 @@ def sweep_curves(curves: pd.DataFrame):
     fig, axes = plt.subplots(1, len(params), figsize=(6 * len(params), 4), squeeze=False)
     for ax, param in zip(axes[0], params):
         sub = curves[curves["parameter"] == param]
-        swept = sub[[param.startswith(f"{name.split(' (', 1)[0]}.") for name in sub["strategy"]]]
+        family = [name.split(" (", 1)[0].removesuffix(CEILING_MARK) for name in sub["strategy"]]
+        swept = sub[[param.startswith(f"{name}.") for name in family]]
         sub = swept if len(swept) else sub
         for (strategy, players), line in sub.groupby(["strategy", "players"], sort=True):
             line = line.sort_values("value")

@@ -21,6 +21,7 @@ from simkit.files import atomic_path
 from simkit.reports import figures, tables
 from simkit.reports.answer import answer
 from simkit.reports.captions import captions
+from simkit.strategy_spec import split
 
 TITLES = {"penalty": "Mean penalty per strategy", "total": "Mean match total per strategy",
           "lost": "Share of rounds lost per strategy"}
@@ -67,9 +68,25 @@ def _mixed(frame: pd.DataFrame) -> pd.DataFrame:
     return frame[frame.groupby("cell")["strategy"].transform("nunique") > 1].reset_index(drop=True)
 
 
+def _marked(game: str, frame: pd.DataFrame) -> pd.DataFrame:
+    """A table as the report shows it: a ceiling's label marked (registry.marked)."""
+    out = frame.copy()
+    for column in ("strategy", "opponent"):
+        if column in out.columns:
+            out[column] = [registry.marked(game, v) for v in out[column]]
+    if "strategies" in out.columns:  # a lineup as one text
+        out["strategies"] = [_marked_lineup(game, v) for v in out["strategies"]]
+    return out
+
+
+def _marked_lineup(game: str, text: str) -> str:
+    return registry.marked_text(game, text, [str(s) for s in split(text)])
+
+
 def figures_for(results, stats_tables: dict[str, pd.DataFrame] | None = None,
-                baseline: str = "lowest") -> dict[str, plt.Figure]:
-    """The report's matplotlib figures by file name (close them when done)."""
+                baseline: str = "lowest", game: str = games.DEFAULT) -> dict[str, plt.Figure]:
+    """The report's matplotlib figures by file name (close them when done); `game` marks a
+    ceiling's label in the figures that draw from the statistics themselves."""
     stats = _stats(results)
     found = stats_tables or summary(stats, baseline)
     value = tables.measure(stats)
@@ -94,9 +111,9 @@ def figures_for(results, stats_tables: dict[str, pd.DataFrame] | None = None,
     if value == "lost":
         out["first-signal.png"] = figures.first_signal_turns(stats)
     else:
-        out["distribution.png"] = figures.distributions(stats, value)
+        out["distribution.png"] = figures.distributions(stats, value, lambda name: registry.marked(game, name))
     if stats.layout.measures.table_histogram == "tricks":
-        out["hand-length.png"] = figures.hand_lengths(stats)
+        out["hand-length.png"] = figures.hand_lengths(stats, lambda text: _marked_lineup(game, text))
     return out
 
 
@@ -258,7 +275,8 @@ def _header(stats: Statistics, meta: dict) -> str:
     per_table = meta.get("hands")
     speed = f" at {meta['hands_per_s']:,} {unit}/s" if meta.get("hands_per_s") else ""
     marked = registry.ceilings(game.name, dict.fromkeys(name for c in cells for name in c["strategies"]))
-    ceiling = f" {' and '.join(marked)} {registry.CEILING_NOTE}." if marked else ""
+    ceiling = (f" {' and '.join(m + registry.CEILING_MARK for m in marked)} {registry.CEILING_NOTE}."
+               if marked else "")
     return (f"{game.title}, {count} players at {tables_word} ({play}); rules: {rules}; {seating}.{ceiling} "
             + (f"{per_table:,} deals per table and rotation: " if isinstance(per_table, int) else "")
             + f"{tables.played(stats):,} {unit} played in all{speed}, {tables.rows_played(stats):,} seat rows "
@@ -275,8 +293,15 @@ def _atomic_write(path: Path, data: bytes) -> None:
 
 def make_report(folder: str, baseline: str | None = None) -> Path:
     """Write report.md, report.html and the PNG figures into `folder`; returns the HTML path.
-    The baseline of the paired differences is the run's (its spec) unless one is given."""
+    The baseline of the paired differences is the run's (its spec) unless one is given. A grading
+    run's folder gets the grading report (simkit.reports.grading)."""
     out = Path(folder)
+    from simkit.whos_the_ass.grading import is_grading
+
+    if is_grading(out):
+        from simkit.reports.grading import make_grading_report
+
+        return make_grading_report(folder)
     path = out / "stats.parquet"
     if not path.is_file():
         raise SimkitError(f"{folder} holds no stats.parquet (run `simkit run` first)")
@@ -289,7 +314,9 @@ def make_report(folder: str, baseline: str | None = None) -> Path:
     meta = {**st.metadata(path).get("run", {}), **meta}
     baseline = _baseline(stats, meta, baseline)
     found = summary(stats, baseline)
-    images = _images(figures_for(stats, found, baseline))
+    game_name = meta.get("game", games.DEFAULT)
+    shown = {title: _marked(game_name, frame) for title, frame in found.items()}  # a ceiling marked where shown
+    images = _images(figures_for(stats, shown, baseline, game_name))
     name = str(meta.get("experiment", out.name))
     empty = (f"(none: {baseline} is not in the lineup)" if meta.get("seating", "rotate") == "rotate" else
              "(none: pairs on the same deal and seat need seating = \"rotate\")")
@@ -297,11 +324,12 @@ def make_report(folder: str, baseline: str | None = None) -> Path:
     main = {title_of(found), "Seat position effect", "Parameter sweep"}  # tables of the main measure
     percent = {title: tables.is_share(stats) and (title in main or title.startswith("Paired")) for title in found}
     sections = [(_titled(title, frame), tables.markdown(_fmt(_without(frame, constant), percent[title])))
-                if len(frame) else (title, empty) for title, frame in found.items()]
+                if len(frame) else (title, empty) for title, frame in shown.items()]
     intro = _header(stats, meta)
-    short = findings(found, baseline)
+    names = dict.fromkeys(key[3] for key in stats.layout.groups if key[0] == "strategy")
+    short = [registry.marked_text(game_name, line, names) for line in findings(found, baseline)]
     sections.insert(0, ("In short", "\n".join(f"- {line}" for line in short)))
-    sentence = answer(stats, baseline)
+    sentence = registry.marked_text(game_name, answer(stats, baseline), names)
     means = found[title_of(found)]
     caption_of = captions(tables.measure(stats), int(means["n"].min()) if len(means) else 0, paired_table(found),
                           baseline, means)

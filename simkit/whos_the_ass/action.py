@@ -54,6 +54,17 @@ def describe(action: int) -> str:
     return f"[{' '.join(cards)}] as value {v}"
 
 
+def short(action: int) -> str:
+    """An action as `simkit show` writes a play (A the ass, J a joker; a set of jokers only says
+    its value): what grading names moves by, one name per distinct action."""
+    if action == PASS:
+        return "pass"
+    v, m, j = action & 15, (action >> 4) & 15, (action >> 8) & 15
+    if (v, m, j) == (0, 1, 0):
+        return "A"
+    return " ".join([str(v)] * m + ["J"] * j) + ("" if m else f" (as {v})")
+
+
 def cards_of(action: int) -> tuple[list[int], int]:
     """The cards an action puts on the table (sorted, W2 codes) and the value they count as."""
     v, m, j = action & 15, (action >> 4) & 15, (action >> 8) & 15

@@ -18,7 +18,7 @@ from simkit.reports.stats import mean_ci
 from simkit.rng import py_hand_state
 from simkit.strategies.whos_the_ass.search import MOST_SAMPLES, outcomes
 from simkit.whos_the_ass import view as V
-from simkit.whos_the_ass.action import LEAD_ASS, PASS, describe, set_jokers
+from simkit.whos_the_ass.action import LEAD_ASS, PASS, describe, set_jokers, short
 from simkit.whos_the_ass.check import check_format, recorded_action
 from simkit.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, start, step
 from simkit.whos_the_ass.legal import nth_legal
@@ -34,6 +34,7 @@ class Position:
     action the seat took."""
 
     trick: int
+    play: int  # its place in the trick's plays
     seat: int
     hands: np.ndarray  # [MAX_PLAYERS, N_CODES]
     view: np.ndarray   # [V.SIZE]
@@ -53,11 +54,11 @@ def positions(record: dict) -> Iterator[Position]:
     start(hands, view, n, ass_joker_code(record["rules"]["ass_joker"]), record["tricks"][0]["leader"],
           np.zeros(MAX_PLAYERS, np.int64), 0)
     for t, trick in enumerate(record["tricks"]):
-        for play in trick["plays"]:
+        for k, play in enumerate(trick["plays"]):
             action = recorded_action(play)
             if view[V.SEAT] != play["seat"]:
                 raise SimkitError(f"hand {record['hand']}, trick {t}: seat {play['seat']} plays out of turn")
-            yield Position(t, int(view[V.SEAT]), hands.copy(), view.copy(), action)
+            yield Position(t, k, int(view[V.SEAT]), hands.copy(), view.copy(), action)
             if step(hands, view, action, log, err) < 0:
                 raise SimkitError(f"hand {record['hand']}, trick {t}: seat {play['seat']} made an illegal move "
                                   f"({describe(action)})")
@@ -69,6 +70,13 @@ def check_samples(samples, name: str) -> int:
     if isinstance(samples, bool) or not isinstance(samples, int) or not 4 <= samples <= MOST_SAMPLES:
         raise SimkitError(f"{name} must be a whole number 4..{MOST_SAMPLES}, got {samples!r}")
     return samples
+
+
+def check_seat(seat, players: int, name: str) -> int:
+    """The graded seat: 0..players-1, or one error naming `name`."""
+    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < players:
+        raise SimkitError(f"{name} must be 0..{players - 1} for {players} players, got {seat!r}")
+    return int(seat)
 
 
 def records(path: str, count: int | None = None) -> Iterator[dict]:
@@ -106,7 +114,7 @@ def grade(record: dict, seat: int, search: str = "pimc", samples: int = 64, seed
     half of the samples), and the move's cost against it measured on the other half (0 where it is
     the best; below 0 where the move did better there) with its 95% interval over them."""
     check_samples(samples, "samples")
-
+    check_seat(seat, record["players"], "seat")
     info, vector, label = registry.resolve(GAME, search)
     if info.decide is not registry.get(GAME, "pimc").decide:
         raise SimkitError(f"grading needs a search (pimc or cheat), got {label}")
@@ -127,33 +135,58 @@ def grade(record: dict, seat: int, search: str = "pimc", samples: int = 64, seed
             a.setflags(write=False)
         played = np.zeros((samples, actions), np.int64)
         outcomes(seen, view, params, rng, played)
-        legal = [describe(nth_legal(hand, pos.view, k)) for k in range(actions)]
-        if describe(pos.action) not in legal:
+        legal = [short(nth_legal(hand, pos.view, k)) for k in range(actions)]
+        if short(pos.action) not in legal:
             raise SimkitError(f"hand {record['hand']}, trick {pos.trick}: {describe(pos.action)} is not a legal move")
-        made = legal.index(describe(pos.action))
+        made = legal.index(short(pos.action))
         # the best action is picked on half the samples and the cost measured on the other half:
         # picked and measured on the same ones, the least of several noisy means is too low
         pick, weigh = played[: samples // 2], played[samples // 2:]
         means = played.mean(axis=0)
         best = int(pick.mean(axis=0).argmin())
         cost, half = mean_ci(weigh[:, made] - weigh[:, best])
-        out.append({"trick": pos.trick, "seat": seat, "point": point(pos.view, pos.action),
+        out.append({"trick": pos.trick, "play": pos.play, "seat": seat, "point": point(pos.view, pos.action),
                     "move": legal[made], "best": legal[best], "cost": cost, "ci95": half, "actions": actions,
                     "means": dict(zip(legal, means.tolist()))})
     return out
 
 
-def lost_by_point(graded: list[list[dict]]) -> pd.DataFrame:
-    """Per decision point: the moves graded, the points lost per hand (the costs summed over each
-    hand's moves, a move better than the picked best counting below 0) with its 95% interval over
-    the hands, and the share of its moves that were decisively worse than the best."""
+def lost_by_point(moves: pd.DataFrame, hands: list[int]) -> pd.DataFrame:
+    """Per decision point (and all of them): the moves graded, the points lost per hand (the
+    costs summed over each of `hands`, a hand without such a move counting 0, a move better than
+    the picked best counting below 0) with its 95% interval over the hands, and the share of its
+    moves that were decisively worse than the best."""
     rows = []
-    for name in POINTS:
-        per_hand = np.array([sum(g["cost"] for g in moves if g["point"] == name) for moves in graded], float)
-        moves = [g for hand in graded for g in hand if g["point"] == name]
-        if not moves:
+    for name in POINTS + ("all",):
+        part = moves if name == "all" else moves[moves["point"] == name]
+        if not len(part):
             continue
+        per_hand = part.groupby("hand")["cost"].sum().reindex(hands, fill_value=0.0).to_numpy(float)
         lost, half = mean_ci(per_hand)
-        rows.append({"point": name, "moves": len(moves), "lost per hand": lost, "±": half,
-                     "decisively worse": sum(g["cost"] - g["ci95"] > 0 for g in moves) / len(moves)})
+        rows.append({"point": name, "moves": len(part), "lost per hand": lost, "±": half,
+                     "decisively worse": float((part["cost"] - part["ci95"] > 0).mean())})
     return pd.DataFrame(rows, columns=["point", "moves", "lost per hand", "±", "decisively worse"])
+
+
+def note(move: dict) -> str:
+    """A graded move as `simkit show` prints it beside the play: its cost against the best action,
+    marked ? where it is decisively worse (its interval above 0), as a chess annotator would."""
+    if move["move"] == move["best"]:
+        return f"best of {move['actions']}"
+    mark = " ?" if move["cost"] - move["ci95"] > 0 else ""
+    return f"{move['cost']:+.2f} ± {move['ci95']:.2f} against {move['best']} (of {move['actions']}){mark}"
+
+
+def graded_hand(record: dict, seat: int, search: str = "pimc", samples: int = 64, seed: int = 0) -> str:
+    """A hand for a person (`simkit show`) with `seat`'s moves graded beside them, and the points
+    they lost in all."""
+    from simkit.whos_the_ass.trace import show_hand
+
+    check_seat(seat, record["players"], "--grade")
+    moves = grade(record, seat, search, samples, seed)
+    text = show_hand(record, {(m["trick"], m["play"]): note(m) for m in moves})
+    lost = sum(m["cost"] for m in moves)
+    return (f"{text}\nseat {seat} ({record['strategies'][seat]}): {len(moves)} moves with a choice graded by {search} "
+            f"on {samples} samples each; beside each, the penalty points it cost against the best action (picked on "
+            f"half the samples, weighed on the other half; ± its 95% interval; ? where decisively worse); "
+            f"{lost:.2f} points lost in this hand")

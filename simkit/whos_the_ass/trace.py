@@ -47,9 +47,10 @@ def card_name(code: int) -> str:
     return {0: "A", 14: "J"}.get(code, str(code))
 
 
-def show_hand(record: dict) -> str:
-    """A hand trick by trick for a person: A is the ass, J a joker. A record that is not a whole
-    one (simkit.whos_the_ass.check's format check) is a ValueError saying why."""
+def show_hand(record: dict, notes: dict[tuple[int, int], str] | None = None) -> str:
+    """A hand trick by trick for a person: A is the ass, J a joker; `notes[(trick, play)]` beside
+    a play (its grade, simkit.whos_the_ass.grade). A record that is not a whole one
+    (simkit.whos_the_ass.check's format check) is a ValueError saying why."""
     from simkit.whos_the_ass.check import check_format
 
     check_format(record)
@@ -63,13 +64,15 @@ def show_hand(record: dict) -> str:
     for t, trick in enumerate(record["tricks"]):
         kind = "ass trick" if trick["kind"] == "ass" else "trick"
         lines.append(f"{kind} {t}, led by seat {trick['leader']}:")  # from 0, as `check` and the trace count
-        for p in trick["plays"]:
+        for k, p in enumerate(trick["plays"]):
             if p.get("pass"):
-                lines.append(f"    seat {p['seat']}: pass")
+                played = f"    seat {p['seat']}: pass"
             else:
                 cards = " ".join(map(card_name, p["cards"]))
                 shown = f" (as {p['value']})" if p["cards"] == [14] and trick["kind"] == "ass" else ""
-                lines.append(f"    seat {p['seat']}: {cards}{shown}")
+                played = f"    seat {p['seat']}: {cards}{shown}"
+            note = (notes or {}).get((t, k))
+            lines.append(f"{played:<30}  {note}" if note else played)
         if trick["kind"] == "ass":
             lines.append(f"  -> seat {trick['taker']} takes the trick and the ass")
         else:
