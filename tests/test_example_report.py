@@ -27,3 +27,18 @@ def test_the_example_report_is_reproduced_by_the_code(tmp_path, name):
     assert (example / "spec.toml").read_text() == Path(f"experiments/{name}.toml").read_text()
     for figure in ("report.html", *figures):
         assert (example / figure).stat().st_size > 0
+
+
+def test_the_example_grading_report_is_reproduced_by_the_code(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from simkit.cli import cli
+
+    example = Path("reports/examples/grade-4p").resolve()
+    assert (example / "spec.toml").read_text() == Path("experiments/grade-4p.toml").read_text()
+    monkeypatch.chdir(tmp_path)  # the report names the folder as given: runs/grade-4p, as `make example` writes it
+    result = CliRunner().invoke(cli, ["grade", str(example / "spec.toml"), "--out", "runs/grade-4p"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "runs/grade-4p/report.md").read_text() == (example / "report.md").read_text()
+    for figure in ("report.html", "lost-by-point.png", "move-costs.png"):
+        assert (example / figure).stat().st_size > 0
