@@ -160,8 +160,6 @@ def show(file, hand, match, round_no, graded, search, samples, seed):
     from simkit.whos_the_ass.grade import check_samples, graded_hand
 
     check_samples(samples, "--samples")
-    if record.get("game") != "whos-the-ass":
-        raise SimkitError(f"--grade grades Who's the Ass? hands, not {record.get('game')!r} records")
     click.echo(graded_hand(record, graded, search, samples, check_seed(seed)))
 
 

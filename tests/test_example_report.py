@@ -35,7 +35,7 @@ def test_the_example_grading_report_is_reproduced_by_the_code(tmp_path, monkeypa
     from simkit.cli import cli
 
     example = Path("reports/examples/grade-4p").resolve()
-    assert (example / "spec.toml").read_text() == Path("experiments/grade-4p.toml").read_text()
+    assert (example / "spec.toml").read_text() == Path("experiments/grading/grade-4p.toml").read_text()
     monkeypatch.chdir(tmp_path)  # the report names the folder as given: runs/grade-4p, as `make example` writes it
     result = CliRunner().invoke(cli, ["grade", str(example / "spec.toml"), "--out", "runs/grade-4p"])
     assert result.exit_code == 0, result.output

@@ -219,3 +219,13 @@ def test_an_interrupted_grading_leaves_the_earlier_one_whole(tmp_path, monkeypat
     with pytest.raises(KeyboardInterrupt):
         run_grading(spec, str(tmp_path / "a"))
     assert {p.name: p.read_bytes() for p in (tmp_path / "a").iterdir()} == before
+
+
+def test_simkit_run_says_a_grading_spec_is_run_by_grade(tmp_path):
+    from click.testing import CliRunner
+
+    from simkit.cli import cli
+
+    result = CliRunner().invoke(cli, ["run", "experiments/grading/grade-4p.toml", "--out", str(tmp_path / "o")])
+    assert isinstance(result.exception, SimkitError)
+    assert "this is a grading spec (it has 'graded'): run it with `simkit grade" in str(result.exception)

@@ -131,6 +131,8 @@ def need(data: dict, key: str, kind, what: str):
 
 def parse_spec_dict(data: dict) -> Spec:
     """Validate a spec given as a dict (the TOML file's content, or a notebook's own dict)."""
+    if "graded" in data:
+        raise SimkitError("this is a grading spec (it has 'graded'): run it with `simkit grade SPEC.toml --out DIR`")
     unknown = sorted(set(data) - KEYS)
     if unknown:
         raise SimkitError(f"unknown key {unknown[0]!r} (known: {', '.join(sorted(KEYS))})")

@@ -182,6 +182,8 @@ def graded_hand(record: dict, seat: int, search: str = "pimc", samples: int = 64
     they lost in all."""
     from simkit.whos_the_ass.trace import show_hand
 
+    if record.get("game") != GAME:
+        raise SimkitError(f"--grade grades Who's the Ass? hands, not {record.get('game')!r} records")
     check_seat(seat, record["players"], "--grade")
     moves = grade(record, seat, search, samples, seed)
     text = show_hand(record, {(m["trick"], m["play"]): note(m) for m in moves})
