@@ -208,25 +208,26 @@ def grade(source, seat, out, search, samples, seed, hands, moves):
     seed = check_seed(seed or "0")
     options.trace_file(source)
     graded, shown = [], []
-    for record in records(source, hands):
+    for number, record in enumerate(records(source, hands)):  # a file may repeat a hand's number: by record
         check_seat(seat, record["players"], "--seat")
-        graded.append(record["hand"])
-        shown += [{"hand": record["hand"], **g} for g in grade_hand(record, seat, search, samples, seed)]
+        graded.append(number)
+        shown += [{"record": number, "hand": record["hand"], **g}
+                  for g in grade_hand(record, seat, search, samples, seed)]
     if not graded:
         raise SimkitError(f"{source} holds no records")
     strategy = record["strategies"][seat]
     click.echo(f"{strategy} at seat {seat}: {len(shown):,} moves with a choice in {len(graded):,} hands, graded by "
                f"{search} on {samples} samples each (the best action picked on half of them, the cost weighed on "
                "the other half); points lost per hand ± the 95% interval over the hands")
-    table = pd.DataFrame(shown, columns=["hand", "trick", "point", "move", "best", "cost", "ci95"])
-    click.echo(lost_by_point(table, graded).to_string(index=False, float_format=lambda x: f"{x:.2f}"))
+    table = pd.DataFrame(shown, columns=["record", "hand", "trick", "point", "move", "best", "cost", "ci95"])
+    click.echo(lost_by_point(table, graded, by="record").to_string(index=False, float_format=lambda x: f"{x:.2f}"))
     if moves:
-        click.echo(table.to_string(index=False, float_format=lambda x: f"{x:.2f}"))
+        click.echo(table.drop(columns="record").to_string(index=False, float_format=lambda x: f"{x:.2f}"))
 
 
 def _grading(path: str, out: str, hands: int | None) -> None:
     """`simkit grade SPEC.toml --out DIR`: play, grade, write, report, and print the answer."""
-    from simkit.reports.grading import answer, by_point, make_grading_report
+    from simkit.reports.grading import answer, by_point
     from simkit.whos_the_ass.grading import load_grading, read_grading, run_grading
 
     spec = load_grading(path)
@@ -234,11 +235,10 @@ def _grading(path: str, out: str, hands: int | None) -> None:
         spec = dataclasses.replace(spec, hands=hands)
     with click.progressbar(length=spec.hands * len(spec.graded), label=f"grading {spec.name}", file=sys.stderr,
                            show_pos=True) as bar:
-        run_grading(spec, out, bar.update)
-    report = make_grading_report(out)
-    spec, moves_, hands_, _ = read_grading(out)
+        folder = run_grading(spec, out, bar.update)
+    spec, moves_, hands_, _ = read_grading(folder)
     click.echo(answer(spec, by_point(spec, moves_, hands_), hands_))
-    click.echo(f"report: {report}")
+    click.echo(f"report: {folder / 'report.html'}")
 
 
 @cli.command(short_help="Check a trace file against the rules, record by record.")

@@ -170,7 +170,7 @@ def test_a_bad_grading_spec_is_one_error_naming_the_key(tmp_path, extra, why):
 
 
 @pytest.mark.parametrize("text, why", [
-    ('search = "greedy"\n', r"key 'search' must be a search \(pimc or cheat\)"),
+    ('search = "greedy"\n', r"key 'search': grading needs a search \(pimc or cheat\), got greedy"),
     ('graded = ["nosuch"]\n', "nosuch"),
 ])
 def test_a_grading_spec_names_a_search_and_known_strategies(tmp_path, text, why):
@@ -219,6 +219,55 @@ def test_an_interrupted_grading_leaves_the_earlier_one_whole(tmp_path, monkeypat
     with pytest.raises(KeyboardInterrupt):
         run_grading(spec, str(tmp_path / "a"))
     assert {p.name: p.read_bytes() for p in (tmp_path / "a").iterdir()} == before
+    monkeypatch.setattr(grading, "grade", grade)
+    monkeypatch.setattr(grading, "make_grading_report", None, raising=False)
+
+    def broken(*args, **kwargs):
+        raise KeyboardInterrupt  # while the new folder is being written, beside the old one
+
+    import simkit.reports.grading as report
+
+    monkeypatch.setattr(report, "make_grading_report", broken)
+    with pytest.raises(KeyboardInterrupt):
+        run_grading(spec, str(tmp_path / "a"))
+    assert {p.name: p.read_bytes() for p in (tmp_path / "a").iterdir()} == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "g.toml"]  # nothing left beside it
+
+
+def test_a_grading_is_written_only_into_a_new_folder_or_an_earlier_grading(tmp_path):
+    from simkit.whos_the_ass.grading import load_grading, run_grading
+
+    spec = load_grading(str(_spec(tmp_path, "")))
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("mine")
+    with pytest.raises(SimkitError, match="is a folder of other files"):
+        run_grading(spec, str(mine))
+    assert [p.name for p in mine.iterdir()] == ["notes.txt"]
+    with pytest.raises(SimkitError, match="does not exist or is not writable"):
+        run_grading(spec, str(tmp_path / "no" / "such"))
+
+
+@pytest.mark.parametrize("lineup", [("highest", "1"), ("greedy", "1")])
+def test_one_hand_or_moves_without_a_choice_still_make_a_report(tmp_path, lineup):
+    from simkit.whos_the_ass.grading import parse_grading, read_grading, run_grading
+
+    name, hands = lineup
+    spec = parse_grading({"name": "x", "players": 3, "hands": int(hands), "graded": [name], "field": "lowest",
+                          "search": "pimc(samples=4)", "samples": 4})
+    run_grading(spec, str(tmp_path / "x"))
+    assert (tmp_path / "x" / "report.html").stat().st_size > 0
+    _, moves, hands_, _ = read_grading(tmp_path / "x")
+    assert len(hands_) == 1 and list(moves.columns)[:3] == ["strategy", "hand", "trick"]
+
+
+def test_a_grading_with_no_moves_to_grade_still_makes_a_report(tmp_path, monkeypatch):
+    from simkit.whos_the_ass import grading
+    from simkit.whos_the_ass.grading import load_grading, run_grading
+
+    monkeypatch.setattr(grading, "grade", lambda *args, **kwargs: [])
+    run_grading(load_grading(str(_spec(tmp_path, ""))), str(tmp_path / "a"))
+    assert "random had no choice to grade" in (tmp_path / "a" / "report.md").read_text()
 
 
 def test_simkit_run_says_a_grading_spec_is_run_by_grade(tmp_path):

@@ -213,7 +213,7 @@ def test_a_report_that_fails_part_way_keeps_the_earlier_one(run, finished, monke
 
     monkeypatch.setattr(report, "figures_for", other_figures)
     monkeypatch.setattr(report, "_header", lambda *args: "another report: " + header(*args))
-    monkeypatch.setattr(report, "_html_table", broken)  # after report.md is made, before report.html
+    monkeypatch.setattr(report, "html_table", broken)  # after report.md is made, before report.html
     with pytest.raises(RuntimeError, match="cut short"):
         report.make_report(str(finished), "lowest")
     assert snapshot(finished) == before

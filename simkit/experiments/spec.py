@@ -121,6 +121,22 @@ def read_toml(path: str, parse):
         raise SimkitError(f"{path}: {e}") from None
 
 
+def check_name(name: str) -> str:
+    """A spec's name: letters, digits, '-', '_' or '.' (it names the run's folder)."""
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", name):
+        raise SimkitError(f"key 'name' must be letters, digits, '-', '_' or '.' (it names the run's folder), "
+                          f"got {name!r}")
+    return name
+
+
+def keyed(key: str, check, *args):
+    """`check(*args)`, its error named by the spec's key."""
+    try:
+        return check(*args)
+    except SimkitError as e:
+        raise SimkitError(f"key {key!r}: {e}") from None
+
+
 def need(data: dict, key: str, kind, what: str):
     """data[key], which must be of `kind` (not a bool), or one error naming the key."""
     value = data[key]
@@ -140,9 +156,7 @@ def parse_spec_dict(data: dict) -> Spec:
         if key not in data:
             raise SimkitError(f"missing key {key!r}")
     name = need(data, "name", str, "a text")
-    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", name):
-        raise SimkitError(f"key 'name' must be letters, digits, '-', '_' or '.' (it names the run's folder), "
-                          f"got {name!r}")
+    check_name(name)
     game_name = need(data, "game", str, "a text") if "game" in data else games.DEFAULT
     try:
         game = games.get(game_name)

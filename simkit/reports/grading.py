@@ -3,6 +3,7 @@ points against the search, per decision point, with 95% intervals over the hands
 moves are; and its costliest moves, each with the command that shows it graded."""
 
 import html
+import shlex
 from pathlib import Path
 
 import matplotlib
@@ -14,7 +15,7 @@ import pandas as pd  # noqa: E402
 
 from simkit import registry  # noqa: E402
 from simkit.reports import tables  # noqa: E402
-from simkit.reports.report import _STYLE, _figure, _html_table, _images, _write_all  # noqa: E402
+from simkit.reports.report import figure_html, html_table, images_of, page, write_all  # noqa: E402
 from simkit.reports.stats import mean_ci  # noqa: E402
 from simkit.whos_the_ass.grade import POINTS, lost_by_point  # noqa: E402
 from simkit.whos_the_ass.grading import Grading, read_grading  # noqa: E402
@@ -36,7 +37,7 @@ def by_point(spec: Grading, moves: pd.DataFrame, hands: pd.DataFrame) -> pd.Data
         ids = hands.loc[hands["strategy"] == label, "hand"].tolist()
         table = lost_by_point(own, ids)
         table.insert(0, "strategy", label)
-        table.insert(3, "per hand", table["moves"] / max(len(ids), 1))
+        table.insert(3, "moves per hand", table["moves"] / max(len(ids), 1))
         parts.append(table)
     return pd.concat(parts, ignore_index=True)
 
@@ -64,12 +65,13 @@ def paired(spec: Grading, hands: pd.DataFrame) -> tuple[float, float] | None:
 
 
 def answer(spec: Grading, points: pd.DataFrame, hands: pd.DataFrame) -> str:
-    """The report's answer in one sentence: what each strategy loses per hand and where most."""
+    """The report's answer in one sentence: what each strategy loses per hand and where most, and
+    the first two graded strategies compared on the same deals."""
     parts = []
     for label in spec.graded:
         own = points[points["strategy"] == label].set_index("point")
         if "all" not in own.index:
-            parts.append(f"{label} had no choice to grade")
+            parts.append(f"{_marked(label)} had no choice to grade")
             continue
         where = own.drop(index="all")["lost per hand"].idxmax()
         parts.append(f"{_marked(label)} loses {own.at['all', 'lost per hand']:.2f} ± {own.at['all', '±']:.2f} "
@@ -78,25 +80,26 @@ def answer(spec: Grading, points: pd.DataFrame, hands: pd.DataFrame) -> str:
     sentence = f"Against {_marked(spec.search)}'s best actions, " + "; ".join(parts)
     diff = paired(spec, hands)
     if diff is not None:
-        first, second = spec.graded[:2]
+        first, second = (_marked(g) for g in spec.graded[:2])
         d, half = diff
-        clear = abs(d) > half
         word = "fewer" if d < 0 else "more"
         sentence += (f"; on the same deals {second} loses {abs(d):.2f} ± {half:.2f} {word} than {first}"
-                     + ("" if clear else " (not a clear difference)"))
+                     + ("" if abs(d) > half else " (not a clear difference)"))
     return sentence + "."
 
 
 def figure_points(points: pd.DataFrame, graded: tuple[str, ...]):
     """Points lost per hand at each decision point, a bar per graded strategy, with intervals."""
-    names = [p for p in POINTS + ("all",) if p in set(points["point"])]
+    names = [p for p in POINTS + ("all",) if p in set(points["point"])] or ["all"]
     fig, ax = plt.subplots(figsize=(8, 0.4 * len(names) * max(1, len(graded)) ** 0.5 + 1.4))
     height = 0.8 / len(graded)
     y = np.arange(len(names))
     for k, label in enumerate(graded):
         own = points[points["strategy"] == label].set_index("point").reindex(names)
-        ax.barh(y + (k - (len(graded) - 1) / 2) * height, own["lost per hand"], height, xerr=own["±"], capsize=3,
-                label=_marked(label))
+        spread = own["±"].astype(float)
+        spread = spread.where(np.isfinite(spread))  # one hand: no interval to draw
+        ax.barh(y + (k - (len(graded) - 1) / 2) * height, own["lost per hand"].astype(float).fillna(0), height,
+                xerr=spread, capsize=3, label=_marked(label))
     ax.set_yticks(y, names)
     ax.invert_yaxis()
     ax.axvline(0, color="#555", lw=0.8)
@@ -112,29 +115,33 @@ def figure_costs(moves: pd.DataFrame, graded: tuple[str, ...]):
     costing more than x points (weighed on the samples that did not pick the best)."""
     fig, ax = plt.subplots(figsize=(8, 3.6))
     top = max(float(moves["cost"].quantile(0.995)) if len(moves) else 1.0, 1.0)
+    drawn = False
     x = np.linspace(0, top, 200)
     for label in graded:
         cost = np.sort(moves.loc[moves["strategy"] == label, "cost"].to_numpy(float))
         if len(cost):
             ax.step(x, 1 - np.searchsorted(cost, x, side="right") / len(cost), where="post", label=_marked(label))
+            drawn = True
     ax.set_xlabel("cost of a move (penalty points against the best action)")
     ax.set_ylabel("share of graded moves costing more")
-    ax.set_yscale("log")
+    if drawn:
+        ax.set_yscale("log")
+        ax.legend()
     ax.grid(alpha=0.3)
-    ax.legend()
     fig.tight_layout()
     return fig
 
 
 def worst(spec: Grading, moves: pd.DataFrame, folder: str) -> pd.DataFrame:
-    """The costliest moves, each with the command that shows its hand graded."""
+    """The costliest moves, each with the command that shows its hand graded as it was here."""
     top = moves.sort_values(["cost", "strategy", "hand"], ascending=[False, True, True]).head(WORST)
     files = {label: spec.traces(k) for k, label in enumerate(spec.graded)}
     return pd.DataFrame({
-        "strategy": top["strategy"], "hand": top["hand"], "trick": top["trick"], "point": top["point"],
-        "move": top["move"], "best": top["best"], "cost": top["cost"].map(lambda v: f"{v:.2f}"),
-        "±": top["ci95"].map(lambda v: f"{v:.2f}"),
-        "see it": [f"simkit show {folder}/{files[s]} --hand {h} --grade {spec.seat} --samples {spec.samples}"
+        "strategy": [_marked(s) for s in top["strategy"]], "hand": top["hand"], "trick": top["trick"],
+        "point": top["point"], "move": top["move"], "best": top["best"], "cost": top["cost"].map(lambda v: f"{v:.2f}"),
+        "± (samples)": top["ci95"].map(lambda v: f"{v:.2f}"),
+        "see it": [f"simkit show {shlex.quote(f'{folder}/{files[s]}')} --hand {h} --grade {spec.seat} --search "
+                   f"{shlex.quote(spec.search)} --samples {spec.samples} --seed {spec.seed}"
                    for s, h in zip(top["strategy"], top["hand"])]})
 
 
@@ -148,15 +155,18 @@ def _fmt(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def make_grading_report(folder: str) -> Path:
-    """Write report.md, report.html and the figures of a grading run into `folder`."""
+def make_grading_report(folder: str, shown_as: str | None = None) -> Path:
+    """Write report.md, report.html and the figures of a grading run into `folder` (its traces
+    named as in `shown_as`, the folder the user gave, where that is not the folder written)."""
     out = Path(folder)
     spec, moves, hands, meta = read_grading(out)
     points = by_point(spec, moves, hands)
     sentence = answer(spec, points, hands)
+    compared = (f" The paired comparison is of the first two graded strategies, {spec.graded[0]} and "
+                f"{spec.graded[1]}." if len(spec.graded) > 2 else "")
     others = spec.players - 1
-    field = f"{others} {spec.field} players" if others > 1 else f"a {spec.field} player"
-    marked = registry.ceilings(GAME, (spec.search,) + spec.graded)
+    field = f"{others} {_marked(spec.field)} players" if others > 1 else f"a {_marked(spec.field)} player"
+    marked = registry.ceilings(GAME, (spec.search, spec.field) + spec.graded)
     ceiling = f" {' and '.join(m + registry.CEILING_MARK for m in marked)} {registry.CEILING_NOTE}." if marked else ""
     intro = (f"Who's the Ass?, {spec.players} players (rules: "
              f"{', '.join(f'{k} = {v}' for k, v in (spec.rules or {}).items()) or 'the defaults'}). Each graded "
@@ -168,15 +178,16 @@ def make_grading_report(folder: str) -> Path:
              "move's cost (its own penalty less the best's) weighed on the other half, so that the "
              "least of several noisy means does not flatter the best. Points lost per hand are the costs of a "
              "hand's moves summed (a move the other half found better counts below 0); every ± is a 95% interval "
-             f"over the hands. The search is a yardstick, not perfect play.{ceiling}")
+             f"over the hands, but a single move's, over its samples.{compared} The search is a yardstick, not "
+             f"perfect play.{ceiling}")
     shown = points.assign(strategy=points["strategy"].map(_marked))
     sections = [
         ("Graded strategies", tables.markdown(_fmt(overview(spec, hands)))),
         ("Points lost per decision point", tables.markdown(_fmt(shown))),
         ("How costly the moves are", ""),
-        ("The costliest moves", tables.markdown(worst(spec, moves, folder))),
+        ("The costliest moves", tables.markdown(worst(spec, moves, shown_as or folder))),
     ]
-    images = _images({"lost-by-point.png": figure_points(points, spec.graded),
+    images = images_of({"lost-by-point.png": figure_points(points, spec.graded),
                       "move-costs.png": figure_costs(moves, spec.graded)})
     captions = {"lost-by-point.png": "Penalty points lost per hand at each decision point against the search's best "
                                      "action, 95% intervals over the hands ('all': every decision of a hand).",
@@ -192,11 +203,8 @@ def make_grading_report(folder: str) -> Path:
             md += [f"## {title}", ""] + ([text, ""] if text else [])
         for n in below.get(title, []):
             md += [f"![{n}]({n})", "", f"*{captions[n]}*", ""]
-        figs = "".join(_figure(n, images[n], captions[n]) for n in below.get(title, []))
-        table = _html_table(text) if text else ""
+        figs = "".join(figure_html(n, images[n], captions[n]) for n in below.get(title, []))
+        table = html_table(text) if text else ""
         body.append(f"<section><h2>{html.escape(title)}</h2>{table}{figs}</section>" if title else figs)
-    page = ("<!doctype html><html lang='en'><head><meta charset='utf-8'>"
-            "<meta name='viewport' content='width=device-width, initial-scale=1'><title>" + html.escape(name)
-            + "</title><style>" + _STYLE + "</style></head><body>" + "\n".join(body) + "</body></html>")
-    _write_all(out, {**images, "report.md": "\n".join(md).encode(), "report.html": page.encode()})
+    write_all(out, {**images, "report.md": "\n".join(md).encode(), "report.html": page(name, body)})
     return out / "report.html"

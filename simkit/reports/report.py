@@ -316,7 +316,7 @@ def make_report(folder: str, baseline: str | None = None) -> Path:
     found = summary(stats, baseline)
     game_name = meta.get("game", games.DEFAULT)
     shown = {title: _marked(game_name, frame) for title, frame in found.items()}  # a ceiling marked where shown
-    images = _images(figures_for(stats, shown, baseline, game_name))
+    images = images_of(figures_for(stats, shown, baseline, game_name))
     name = str(meta.get("experiment", out.name))
     empty = (f"(none: {baseline} is not in the lineup)" if meta.get("seating", "rotate") == "rotate" else
              "(none: pairs on the same deal and seat need seating = \"rotate\")")
@@ -344,20 +344,24 @@ def make_report(folder: str, baseline: str | None = None) -> Path:
     markdown = "\n".join(md).encode()
     body = [f"<h1>{html.escape(name)}</h1>", f"<p>{html.escape(intro)}</p>",
             f"<p class='answer'><strong>{html.escape(sentence)}</strong></p>"]
-    body += [_figure(n, images[n], caption_of[n]) for n in beside.get("", [])]
+    body += [figure_html(n, images[n], caption_of[n]) for n in beside.get("", [])]
     body.append("<nav><strong>Contents</strong><ol>" + "".join(
         f"<li><a href='#s{k}'>{html.escape(title)}</a></li>" for k, (title, _) in enumerate(sections)) + "</ol></nav>")
     for k, (title, text) in enumerate(sections):
-        table = _html_table(text) if text else ""
-        figs = "".join(_figure(n, images[n], caption_of[n]) for n in beside.get(title, []))
+        table = html_table(text) if text else ""
+        figs = "".join(figure_html(n, images[n], caption_of[n]) for n in beside.get(title, []))
         inner = f"<div class='side'><div class='tbl'>{table}</div><div class='figs'>{figs}</div></div>" \
             if table and figs else table + figs
         body.append(f"<section id='s{k}'><h2>{html.escape(title)}</h2>{inner}</section>")
-    page = ("<!doctype html><html lang='en'><head><meta charset='utf-8'>"
-            "<meta name='viewport' content='width=device-width, initial-scale=1'><title>" + html.escape(name) +
-            "</title><style>" + _STYLE + "</style></head><body>" + "\n".join(body) + "</body></html>")
-    _write_all(out, {**images, "report.md": markdown, "report.html": page.encode()})
+    write_all(out, {**images, "report.md": markdown, "report.html": page(name, body)})
     return out / "report.html"
+
+
+def page(name: str, body: list[str]) -> bytes:
+    """A report's self-contained HTML page: its title and its body's parts (figures embedded)."""
+    return ("<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+            "<meta name='viewport' content='width=device-width, initial-scale=1'><title>" + html.escape(name)
+            + "</title><style>" + _STYLE + "</style></head><body>" + "\n".join(body) + "</body></html>").encode()
 
 
 def _baseline(stats: Statistics, meta: dict, given: str | None) -> str:
@@ -381,7 +385,7 @@ def _baseline(stats: Statistics, meta: dict, given: str | None) -> str:
     raise SimkitError(f"--baseline {given} is not a strategy of this run (its strategies: {', '.join(names)})")
 
 
-def _images(found: dict[str, plt.Figure]) -> dict[str, bytes]:
+def images_of(found: dict[str, plt.Figure]) -> dict[str, bytes]:
     """The figures as PNG bytes (and closed): written with the report's text, not before it."""
     images = {}
     try:
@@ -395,7 +399,7 @@ def _images(found: dict[str, plt.Figure]) -> dict[str, bytes]:
     return images
 
 
-def _write_all(out: Path, files: dict[str, bytes]) -> None:
+def write_all(out: Path, files: dict[str, bytes]) -> None:
     """Write the report's files, each through atomic_path, only once all of them are made: an error
     while making the report leaves the earlier report whole (report.html last, so that the HTML's
     figures are already the new ones when it is)."""
@@ -444,12 +448,12 @@ _STYLE = (
 )
 
 
-def _figure(name: str, data: bytes, caption: str) -> str:
+def figure_html(name: str, data: bytes, caption: str) -> str:
     return (f'<figure><img alt="{name}" src="data:image/png;base64,{base64.b64encode(data).decode()}">'
             f"<figcaption>{html.escape(caption)}</figcaption></figure>")
 
 
-def _html_table(markdown: str) -> str:
+def html_table(markdown: str) -> str:
     lines = [x for x in markdown.splitlines() if x.startswith("|") and not x.startswith("|---")]
     if markdown.startswith("- "):
         return "<ul>" + "".join(f"<li>{html.escape(x[2:])}</li>" for x in markdown.splitlines()) + "</ul>"

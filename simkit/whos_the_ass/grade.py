@@ -72,6 +72,20 @@ def check_samples(samples, name: str) -> int:
     return samples
 
 
+def check_search(search: str, name: str) -> tuple[float, ...]:
+    """The parameter vector of `search`, which must be a search (pimc or cheat, any rollout and
+    opponents), or one error naming `name`."""
+    info, vector, label = registry.resolve(GAME, search)
+    if info.decide is not registry.get(GAME, "pimc").decide:
+        raise SimkitError(f"{name} needs a search (pimc or cheat), got {label}")
+    return vector
+
+
+def decisive(cost, ci95):
+    """Whether a move (or moves: arrays) is decisively worse than the best: its interval above 0."""
+    return cost - ci95 > 0
+
+
 def check_seat(seat, players: int, name: str) -> int:
     """The graded seat: 0..players-1, or one error naming `name`."""
     if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < players:
@@ -115,10 +129,7 @@ def grade(record: dict, seat: int, search: str = "pimc", samples: int = 64, seed
     the best; below 0 where the move did better there) with its 95% interval over them."""
     check_samples(samples, "samples")
     check_seat(seat, record["players"], "seat")
-    info, vector, label = registry.resolve(GAME, search)
-    if info.decide is not registry.get(GAME, "pimc").decide:
-        raise SimkitError(f"grading needs a search (pimc or cheat), got {label}")
-    params = np.array(vector, np.float64)
+    params = np.array(check_search(search, "grading"), np.float64)
     params.setflags(write=False)
     rng = np.array([py_hand_state(seed, record["hand"])], np.uint64)
     out = []
@@ -151,20 +162,20 @@ def grade(record: dict, seat: int, search: str = "pimc", samples: int = 64, seed
     return out
 
 
-def lost_by_point(moves: pd.DataFrame, hands: list[int]) -> pd.DataFrame:
+def lost_by_point(moves: pd.DataFrame, hands: list[int], by: str = "hand") -> pd.DataFrame:
     """Per decision point (and all of them): the moves graded, the points lost per hand (the
-    costs summed over each of `hands`, a hand without such a move counting 0, a move better than
-    the picked best counting below 0) with its 95% interval over the hands, and the share of its
-    moves that were decisively worse than the best."""
+    costs summed over each of `hands`, told apart by the column `by`, a hand without such a move
+    counting 0, a move better than the picked best counting below 0) with its 95% interval over
+    the hands, and the share of its moves that were decisively worse than the best."""
     rows = []
     for name in POINTS + ("all",):
         part = moves if name == "all" else moves[moves["point"] == name]
         if not len(part):
             continue
-        per_hand = part.groupby("hand")["cost"].sum().reindex(hands, fill_value=0.0).to_numpy(float)
+        per_hand = part.groupby(by)["cost"].sum().reindex(hands, fill_value=0.0).to_numpy(float)
         lost, half = mean_ci(per_hand)
         rows.append({"point": name, "moves": len(part), "lost per hand": lost, "±": half,
-                     "decisively worse": float((part["cost"] - part["ci95"] > 0).mean())})
+                     "decisively worse": float(decisive(part["cost"], part["ci95"]).mean())})
     return pd.DataFrame(rows, columns=["point", "moves", "lost per hand", "±", "decisively worse"])
 
 
@@ -173,7 +184,7 @@ def note(move: dict) -> str:
     marked ? where it is decisively worse (its interval above 0), as a chess annotator would."""
     if move["move"] == move["best"]:
         return f"best of {move['actions']}"
-    mark = " ?" if move["cost"] - move["ci95"] > 0 else ""
+    mark = " ?" if decisive(move["cost"], move["ci95"]) else ""
     return f"{move['cost']:+.2f} ± {move['ci95']:.2f} against {move['best']} (of {move['actions']}){mark}"
 
 

@@ -5,7 +5,8 @@ choice is graded by the search (simkit.whos_the_ass.grade). The folder keeps the
 (simkit.reports.grading): where does each strategy lose its points?"""
 
 import json
-import re
+import os
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -16,16 +17,17 @@ import pandas as pd
 import simkit
 from simkit import games, registry
 from simkit.errors import SimkitError, check_count
-from simkit.experiments.spec import need, read_toml
-from simkit.files import atomic_path
+from simkit.experiments.spec import check_name, keyed, need, read_toml
 from simkit.rng import check_seed
 from simkit.strategy_spec import split
 from simkit.traces import to_line
-from simkit.whos_the_ass.grade import check_samples, check_seat, grade
+from simkit.whos_the_ass.grade import check_samples, check_search, check_seat, grade
 from simkit.whos_the_ass.rules import GAME
 
 KEYS = ("name", "game", "players", "hands", "seed", "graded", "field", "seat", "search", "samples", "rules")
 MOVES, HANDS, META = "moves.parquet", "hands.parquet", "grading.json"  # what marks a grading folder
+MOVE_COLUMNS = ["strategy", "hand", "trick", "play", "point", "move", "best", "cost", "ci95", "actions"]
+HAND_COLUMNS = ["strategy", "hand", "penalty", "moves", "lost"]
 
 
 @dataclass(frozen=True)
@@ -62,40 +64,36 @@ def parse_grading(data: dict) -> Grading:
     for key in ("name", "players", "hands", "graded", "field"):
         if key not in data:
             raise SimkitError(f"missing key {key!r}")
-    name = need(data, "name", str, "a text")
-    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", name):
-        raise SimkitError("key 'name' must be letters, digits, '-', '_' or '.'")
+    name = check_name(need(data, "name", str, "a text"))
     game_name = need(data, "game", str, "a text") if "game" in data else GAME
     if game_name != GAME:
         raise SimkitError(f"key 'game': grading plays Who's the Ass? ({GAME}), not {game_name!r}")
     game = games.get(GAME)
     players = check_count(need(data, "players", int, "a whole number"), "key 'players'")
-    game.check_players(players)
+    keyed("players", game.check_players, players)
     graded = need(data, "graded", list, "a list of strategies")
     if not graded or not all(isinstance(g, str) for g in graded):
         raise SimkitError("key 'graded' must be a list of one or more strategies")
-    labels = tuple(str(registry.canonical(GAME, g)) for g in graded)
+    labels = tuple(str(keyed("graded", registry.canonical, GAME, g)) for g in graded)
     if len(set(labels)) != len(labels):
         raise SimkitError("key 'graded' names a strategy twice")
-    field = str(registry.canonical(GAME, need(data, "field", str, "a strategy")))
+    field = str(keyed("field", registry.canonical, GAME, need(data, "field", str, "a strategy")))
     search = need(data, "search", str, "a strategy") if "search" in data else "pimc"
-    if registry.resolve(GAME, search)[0].decide is not registry.get(GAME, "pimc").decide:
-        raise SimkitError(f"key 'search' must be a search (pimc or cheat), got {search!r}")
+    keyed("search", check_search, search, "grading")
     samples = check_samples(need(data, "samples", int, "a whole number"), "key 'samples'") \
         if "samples" in data else 64
     seat = check_seat(need(data, "seat", int, "a whole number"), players, "key 'seat'") if "seat" in data else 0
-    rules = game.check_rules(dict(need(data, "rules", dict, "a table")) if "rules" in data else {})
+    rules = keyed("rules", game.check_rules, dict(need(data, "rules", dict, "a table")) if "rules" in data else {})
     return Grading(name, players, check_count(need(data, "hands", int, "a whole number"), "key 'hands'"),
-                   check_seed(data.get("seed", 0)), labels, field, seat, search, samples, rules)
+                   keyed("seed", check_seed, data.get("seed", 0)), labels, field, seat, search, samples, rules)
 
 
 def run_grading(spec: Grading, out: str, progress: Callable[[int], None] | None = None) -> Path:
-    """Play, trace and grade the spec's hands into the folder `out` (made if need be); every file
-    is written only once all are graded, each whole or not at all, so an interrupted run leaves
-    an earlier one whole. `progress(k)`: k more hands graded. Returns the folder."""
-    folder = Path(out)
-    if folder.exists() and not folder.is_dir():
-        raise SimkitError(f"--out {out} is not a folder")
+    """Play, trace and grade the spec's hands, and write them with their report into the folder
+    `out`: made whole in a folder beside it, then put in its place, so that an interrupted run or
+    a failed write leaves an earlier grading there whole (and never half of a new one).
+    `progress(k)`: k more hands graded. Returns the folder."""
+    folder = _check_out(out)
     game = games.get(GAME)
     start = time.perf_counter()
     moves, hands, traces = [], [], {}
@@ -115,16 +113,48 @@ def run_grading(spec: Grading, out: str, progress: Callable[[int], None] | None 
         traces[spec.traces(k)] = "\n".join(lines) + "\n"
     meta = {"simkit": simkit.__version__, "kind": "grading", "spec": asdict(spec), "game": GAME,
             "duration_s": round(time.perf_counter() - start, 3)}
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, text in traces.items():
-        with atomic_path(folder / name) as tmp:
-            tmp.write_text(text, encoding="utf-8")
-    for name, rows in ((MOVES, moves), (HANDS, hands)):
-        with atomic_path(folder / name) as tmp:
-            pd.DataFrame(rows).to_parquet(tmp, index=False)
-    with atomic_path(folder / META) as tmp:  # last: a folder with it is a whole grading
-        tmp.write_text(json.dumps(meta, indent=2))
+    from simkit.reports.grading import make_grading_report
+
+    made = folder.with_name(f".{folder.name}.new-{os.getpid()}")
+    shutil.rmtree(made, ignore_errors=True)
+    try:
+        made.mkdir()
+        for name, text in traces.items():
+            (made / name).write_text(text, encoding="utf-8")
+        pd.DataFrame(moves, columns=MOVE_COLUMNS).to_parquet(made / MOVES, index=False)
+        pd.DataFrame(hands, columns=HAND_COLUMNS).to_parquet(made / HANDS, index=False)
+        (made / META).write_text(json.dumps(meta, indent=2))
+        make_grading_report(str(made), shown_as=out)
+        _swap(made, folder)
+    except OSError as e:
+        raise SimkitError(f"cannot write {out}: {e.strerror or e}") from None
+    finally:
+        shutil.rmtree(made, ignore_errors=True)
     return folder
+
+
+def _check_out(out: str) -> Path:
+    """The folder a grading is written to: new, or an earlier grading's (never a run's folder or
+    one of the user's own), in a folder that exists and can be written: checked before grading."""
+    folder = Path(out)
+    if folder.exists() and (not folder.is_dir() or (any(folder.iterdir()) and not is_grading(folder))):
+        raise SimkitError(f"--out {out} is {'not a folder' if not folder.is_dir() else 'a folder of other files'}; "
+                          "give a new folder or an earlier grading's")
+    parent = folder.absolute().parent
+    if not parent.is_dir() or not os.access(parent, os.W_OK):
+        raise SimkitError(f"cannot write {out}: folder {parent} does not exist or is not writable")
+    return folder
+
+
+def _swap(made: Path, folder: Path) -> None:
+    """Put the folder `made` in the place of `folder` (an earlier grading, or nothing)."""
+    if not folder.exists():
+        made.rename(folder)
+        return
+    old = folder.with_name(f".{folder.name}.old-{os.getpid()}")
+    folder.rename(old)
+    made.rename(folder)
+    shutil.rmtree(old, ignore_errors=True)
 
 
 def _flat(graded: dict) -> dict:
