@@ -244,8 +244,11 @@ def test_a_grading_is_written_only_into_a_new_folder_or_an_earlier_grading(tmp_p
     with pytest.raises(SimkitError, match="is a folder of other files"):
         run_grading(spec, str(mine))
     assert [p.name for p in mine.iterdir()] == ["notes.txt"]
-    with pytest.raises(SimkitError, match="does not exist or is not writable"):
-        run_grading(spec, str(tmp_path / "no" / "such"))
+    run_grading(spec, str(tmp_path / "new" / "folders"))  # the folders above are made, as for a run
+    assert (tmp_path / "new" / "folders" / "report.html").is_file()
+    (tmp_path / "file").write_text("")
+    with pytest.raises(SimkitError, match="is not a folder this user can write"):
+        run_grading(spec, str(tmp_path / "file" / "below"))
 
 
 @pytest.mark.parametrize("lineup", [("highest", "1"), ("greedy", "1")])

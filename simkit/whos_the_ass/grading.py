@@ -118,6 +118,7 @@ def run_grading(spec: Grading, out: str, progress: Callable[[int], None] | None 
     made = folder.with_name(f".{folder.name}.new-{os.getpid()}")
     shutil.rmtree(made, ignore_errors=True)
     try:
+        made.parent.mkdir(parents=True, exist_ok=True)
         made.mkdir()
         for name, text in traces.items():
             (made / name).write_text(text, encoding="utf-8")
@@ -140,9 +141,9 @@ def _check_out(out: str) -> Path:
     if folder.exists() and (not folder.is_dir() or (any(folder.iterdir()) and not is_grading(folder))):
         raise SimkitError(f"--out {out} is {'not a folder' if not folder.is_dir() else 'a folder of other files'}; "
                           "give a new folder or an earlier grading's")
-    parent = folder.absolute().parent
-    if not parent.is_dir() or not os.access(parent, os.W_OK):
-        raise SimkitError(f"cannot write {out}: folder {parent} does not exist or is not writable")
+    existing = next(p for p in folder.absolute().parents if p.exists())  # the folders above are made if need be
+    if not existing.is_dir() or not os.access(existing, os.W_OK):
+        raise SimkitError(f"cannot write {out}: {existing} is not a folder this user can write")
     return folder
 
 
