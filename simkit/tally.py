@@ -128,7 +128,7 @@ def main_of(tally, r, s, m, values):
     """What values[j] of seat measures m, m + 1, ... of the seat s in rotation r add to the sums
     of the main measure over side 0's and side 1's seats in a head to head: (a, z)."""
     main, side = tally[2][MAIN] - m, side_of(tally, r, s)
-    if 0 <= main < len(values) and side >= 0 and tally[2][SUMS] != 0:
+    if 0 <= main < len(values) and side >= 0 and summing(tally):
         v = np.int64(values[main])
         return v * (side == 0), v * (side == 1)
     return np.int64(0), np.int64(0)
@@ -160,7 +160,7 @@ def table_add(tally, kept, r, m, v):
 def table_add_at(tally, kept, i, r, m, v):
     """v of table measure m in rotation r of the deal i deals after the one being played (a game
     adding many deals at once, as simkit.whos_the_ass.measures.add_hands)."""
-    if tally[2][SUMS] != 0:
+    if summing(tally):
         kept[1][table_column(tally, r, m), kept[3][0] + i] += v
 
 
@@ -168,7 +168,7 @@ def table_add_at(tally, kept, i, r, m, v):
 def table_adds(tally, kept, r, m, values):
     """values[i] of table measure m in rotation r of the deal i deals after the one being played
     (a 1D array: many deals at once), the column looked up once for all of them."""
-    if tally[2][SUMS] != 0:
+    if summing(tally):
         d, c = kept[3][0], table_column(tally, r, m)
         for i in range(len(values)):
             kept[1][c, d + i] += values[i]
@@ -177,7 +177,7 @@ def table_adds(tally, kept, r, m, values):
 @nb.njit(inline="always", cache=True)
 def table_adds_at(tally, kept, i, r, m, values):
     """values[j] of table measures m, m + 1, ... (a tuple of integers), as `table_add_at` each."""
-    if tally[2][SUMS] != 0:
+    if summing(tally):
         d, c = kept[3][0] + i, table_column(tally, r, m)
         for j in range(len(values)):
             kept[1][c + j, d] += values[j]
@@ -195,7 +195,7 @@ def seat_column(tally, r, k, s, m):
     s in rotation r adds for its k-th group, -1 if none (or no sums are kept): for a game that
     adds many deals at once, each seat's columns looked up once for all of them; and `seat_adds`."""
     g = tally[0][r, k, s]
-    return g * tally[2][MEASURES] + m if g >= 0 and tally[2][SUMS] != 0 else -1
+    return g * tally[2][MEASURES] + m if g >= 0 and summing(tally) else -1
 
 
 @nb.njit(inline="always", cache=True)
@@ -208,7 +208,7 @@ def side_of(tally, r, s):
 def head_to_head(tally, r):
     """Whether the replays in rotation r have a head to head (`head_to_head_at` counts one)."""
     sides = tally[7]
-    return tally[2][SUMS] != 0 and sides[r, 1] > 0 and sides[r, 2] > 0
+    return summing(tally) and sides[r, 1] > 0 and sides[r, 2] > 0
 
 
 @nb.njit(inline="always", cache=True)
@@ -270,7 +270,7 @@ def rows_counted(tally, kept, r, rows):
     known beforehand (where they are, the caller fills them in): added once a replay is over,
     not row by row."""
     if tally[2][KNOWN] == 0:
-        for s in range(tally[0].shape[2]):
+        for s in range(seats(tally)):
             seat_add(tally, kept, r, s, 0, rows)
         table_add(tally, kept, r, 0, rows)
 
@@ -342,7 +342,7 @@ def deal_end(tally, kept, b, deal):
     """The deal in slot `deal` has had its last replay; once DEALS deals have ended, block b
     folds their sums."""
     slot, at = kept[2], kept[3]
-    if tally[2][SUMS] != 0:
+    if summing(tally):
         d = at[0]
         slot[d] = deal
         at[0] = d + 1
