@@ -15,6 +15,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import chunks_of
 
 from simkit import traces
 from simkit.errors import SimkitError
@@ -280,8 +281,11 @@ def test_run_out_a_file_is_refused(run, spec_file, tmp_path):
     assert target.read_text() == "mine"
 
 
-def interrupted(spec_file: Path, folder: Path, rows: bool = False) -> None:
-    """A run of 50 hands cut short by Ctrl-C once its (only) chunk is kept."""
+def interrupted(spec_file: Path, folder: Path, monkeypatch, rows: bool = False) -> None:
+    """A run of 50 hands in two chunks cut short by Ctrl-C once its first is kept (the last
+    goes straight into stats.parquet: a run that played all its chunks keeps none); the chunks
+    stay 25 deals for the test's runs."""
+    chunks_of(monkeypatch, 25)
     def ctrl_c(n: int) -> None:
         raise KeyboardInterrupt
 
@@ -290,9 +294,9 @@ def interrupted(spec_file: Path, folder: Path, rows: bool = False) -> None:
     assert (folder / "run.json").is_file() and list((folder / "chunks").glob("*.npy"))
 
 
-def test_a_used_folder_says_how_to_go_on(run, spec_file, tmp_path):
+def test_a_used_folder_says_how_to_go_on(run, spec_file, tmp_path, monkeypatch):
     folder = tmp_path / "o"
-    interrupted(spec_file, folder)
+    interrupted(spec_file, folder, monkeypatch)
     code, _, err = run("run", spec_file, "--out", folder, "-H", "50")
     one_error(code, err, f"{folder} holds an unfinished run: finish it with --resume, or choose another --out")
     code, _, err = run("run", spec_file, "--out", folder, "-H", "50", "--resume")
@@ -310,9 +314,9 @@ def test_a_used_folder_says_how_to_go_on(run, spec_file, tmp_path):
 
 
 @pytest.mark.parametrize("rows", [False, True])
-def test_a_damaged_chunk_is_one_error_on_resume(run, spec_file, tmp_path, rows):
+def test_a_damaged_chunk_is_one_error_on_resume(run, spec_file, tmp_path, rows, monkeypatch):
     folder = tmp_path / "o"
-    interrupted(spec_file, folder, rows)
+    interrupted(spec_file, folder, monkeypatch, rows)
     chunks = sorted((folder / "chunks").glob("*.arrow" if rows else "*.npy"))
     damaged = chunks[0]
     data = damaged.read_bytes()
@@ -326,9 +330,9 @@ def test_a_damaged_chunk_is_one_error_on_resume(run, spec_file, tmp_path, rows):
     assert code == 0, err
 
 
-def test_a_damaged_run_json_is_one_error(run, spec_file, tmp_path):
+def test_a_damaged_run_json_is_one_error(run, spec_file, tmp_path, monkeypatch):
     folder = tmp_path / "o"
-    interrupted(spec_file, folder)
+    interrupted(spec_file, folder, monkeypatch)
     (folder / "run.json").write_text('{"spec": ')
     code, _, err = run("run", spec_file, "--out", folder, "-H", "50", "--resume")
     one_error(code, err, "run.json is damaged")

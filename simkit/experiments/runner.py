@@ -153,10 +153,6 @@ def _write_results(spec: Spec, out: str, hands: int | None, progress: Callable[[
     size = chunk or chunk_size(spec)
     if _same_run(folder, spec, count, size, keep_rows):
         return folder / STATS  # complete already: nothing to play
-    try:
-        chunks.mkdir(exist_ok=True)
-    except OSError as e:
-        raise SimkitError(f"cannot create {chunks}: {e.strerror}") from None
     tasks = plan(spec, count, size)
     per_deal = replays(spec)
     replay_of = [(ci, r) for ci, cell in enumerate(spec.cells()) for r in range(cell.rotations(spec.seating))]
@@ -199,14 +195,16 @@ def _write_results(spec: Spec, out: str, hands: int | None, progress: Callable[[
         else:
             done = executors.on_dask(play_chunk, pending, spec, files, keep_rows, lay, workers=workers,
                                      scheduler=scheduler)
-        for task, (part, played, seconds) in done:
+        for finished, (task, (part, played, seconds)) in enumerate(done, 1):
             engine_s += seconds
             if writer is not None:  # the rows' chunk files first: a chunk's statistics file says it is whole
+                _made(chunks)
                 olds = _replays_of(replay_of, task)  # `played` comes in the same order
                 writer.add(order[task], olds, [arrays for _, _, arrays in played],
                            [chunks / f"{old.name}.arrow" for old in olds])
                 writer.flush()
-            st.write_chunk(part, chunks / f"{task.name}.npy")
+            if finished < len(pending):  # the last one goes straight into stats.parquet
+                st.write_chunk(part, _made(chunks) / f"{task.name}.npy")
             total = part if total is None else total + part
             if progress:
                 progress((task.hi - task.lo) * per_deal)
@@ -239,8 +237,19 @@ def _write_results(spec: Spec, out: str, hands: int | None, progress: Callable[[
     with atomic_path(folder / "meta.json") as tmp:
         tmp.write_text(json.dumps(meta, indent=2))
     _complete(folder)
-    shutil.rmtree(chunks, ignore_errors=True)
+    if chunks.exists():
+        shutil.rmtree(chunks, ignore_errors=True)
     return folder / STATS
+
+
+def _made(chunks: Path) -> Path:
+    """The folder of a run's chunk files, made when the first is written: a run of one chunk
+    needs none (nothing of it is kept before its statistics are whole)."""
+    try:
+        chunks.mkdir(exist_ok=True)
+    except OSError as e:
+        raise SimkitError(f"cannot create {chunks}: {e.strerror}") from None
+    return chunks
 
 
 PID = "run.pid"  # in a run's folder while a process runs it: which one (the lock is on the folder itself)
