@@ -408,6 +408,40 @@ def _interrupted(spec, spec_file: str, out: str, hands: int | None) -> None:
     sys.exit(130)
 
 
+@cli.command(short_help="Find the best setting of a strategy: race candidates on shared deals.")
+@click.argument("spec_file", type=str)
+@click.option("--out", "out", type=str, default=None, help="Folder for the tuning (default: runs/<name>).")
+@click.option("--budget", type=int, default=None, help="Hands the race may play in all, overriding the spec.")
+@click.option("--resume", is_flag=True, help="Finish an interrupted tuning in --out from its last round.")
+@click.option("--threads", type=int, default=None, help="Engine threads in this process (default: all cores).")
+@strategy_file_opt
+def tune(spec_file, out, budget, resume, threads, strategy_files):
+    """Race a strategy's settings (a template and its space, TOML) on shared deals, drop the
+    decisively worse after each round, and confirm the winner on fresh deals."""
+    from simkit.tune.run import confirm_hands, run_tuning
+    from simkit.tune.spec import load_tuning
+    from simkit.tune.summary import summary
+
+    options.load_files(strategy_files)
+    spec = load_tuning(spec_file)
+    if budget is not None:
+        check_count(budget, "--budget")
+    _set_threads(threads)
+    out = out or os.path.join("runs", spec.name)
+    unit = spec.game.unit(spec.table.match["mode"])
+    with _progress((budget or spec.budget) + confirm_hands(spec), unit[:-1]) as bar:
+        try:
+            folder = run_tuning(spec, out, budget, resume, progress=bar.update,
+                                told=lambda line: bar.write(line, file=sys.stderr))
+        except KeyboardInterrupt:
+            bar.close()
+            again = f"simkit tune {spec_file} --out {out}" + (f" --budget {budget}" if budget else "") + " --resume"
+            click.echo(f"simkit: interrupted; the rounds played are kept in {out}; finish the tuning with: {again}",
+                       err=True)
+            sys.exit(130)
+    click.echo(summary(folder))
+
+
 @cli.command(short_help="Write a run's report (Markdown and HTML).")
 @click.argument("folder", type=str)
 @click.option("--baseline", type=str, default=None, help="Strategy for paired differences (default: the spec's).")

@@ -48,6 +48,19 @@ class Measures:
     table_shares: tuple[tuple[str, str], ...] = ()  # and table shares (every game's head to head added)
 
 
+@dataclass(frozen=True)
+class Objective:
+    """What `simkit tune` optimises in one match mode: a whole number per deal and seat (so that
+    sums over deals are exact and any split of the deals gives the same totals), its meaning once
+    divided by `scale`, and its direction."""
+
+    label: str                 # "penalty points per hand", "share of rounds lost"
+    lower: bool                # lower is better
+    value: Callable[[dict, int], "object"]  # (a seating's arrays, seat) -> an integer array, one per deal
+    scale: int = 1             # what one counts in (a match win shared by k: scale / k)
+    share: bool = False        # a share (shown as a percentage) rather than a mean
+
+
 REPLAY = ("replays", "beats2")  # table measures of every deal's replay (the runner's): a count, and
 #                                 2 x (a beats b) + (a ties b)
 
@@ -121,6 +134,7 @@ class Game:
     bench_players: str = ""            # player counts `simkit bench` measures by default
     reference_deals: int = 0           # deals the bench plays on the slow reference engine
     strength: Callable[..., pd.DataFrame] | None = None  # `simkit strength`'s table, where the game has one
+    objective: Callable[[str], Objective] | None = None  # (match mode) -> what `simkit tune` optimises
 
     def unit(self, mode: str = "single") -> str:
         """What one deal of an experiment in match mode `mode` is, in the plural ("hands", "matches")."""

@@ -2,6 +2,7 @@
 both engines and insists they agree."""
 
 import sys
+from pathlib import Path
 
 import numpy as np
 import pyarrow.parquet as pq
@@ -122,3 +123,14 @@ def chunks_of(monkeypatch, deals: int) -> None:
 
     monkeypatch.setattr(runner, "CHUNK", deals)
     monkeypatch.setattr(runner, "CHUNK_HANDS", 0)
+
+
+def built_in_experiments() -> list[Path]:
+    """The built-in experiment specs (experiments/*.toml but the tunings, tune-*.toml)."""
+    folder = Path(__file__).parent.parent / "experiments"
+    return sorted(p for p in folder.glob("*.toml") if not p.name.startswith("tune-"))
+
+
+def built_in_tunings() -> list[Path]:
+    """The built-in tuning specs (experiments/tune-*.toml)."""
+    return sorted((Path(__file__).parent.parent / "experiments").glob("tune-*.toml"))

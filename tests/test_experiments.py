@@ -2,10 +2,9 @@
 matches."""
 
 import tomllib
-from pathlib import Path
 
 import pytest
-from conftest import chunks_of
+from conftest import built_in_experiments, chunks_of
 
 from simkit import experiments
 from simkit.experiments import runner
@@ -13,7 +12,7 @@ from simkit.experiments.spec import load_spec, parse_spec_dict, spec_toml
 from simkit.reports import figures_for, make_report, summary
 from simkit.reports.tables import rows_played
 
-BUILT_IN = sorted(Path("experiments").glob("*.toml"))
+BUILT_IN = built_in_experiments()
 
 
 def test_there_are_the_five_built_in_experiments():

@@ -14,6 +14,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from conftest import built_in_experiments, built_in_tunings
 
 from simkit import cli, options
 from simkit.errors import SimkitError
@@ -248,9 +249,15 @@ def test_the_spec_file_names_itself_in_the_baseline_error(run, tmp_path):
               "(spend, lowest, lowest)")
 
 
-def test_every_built_in_experiment_still_loads():
-    for path in sorted(Path(__file__).parent.parent.glob("experiments/*.toml")):
+def test_every_built_in_experiment_and_tuning_still_loads():
+    from simkit.tune.spec import load_tuning
+
+    for path in built_in_experiments():
         load_spec(str(path))
+    for path in built_in_tunings():
+        load_tuning(str(path))
+        with pytest.raises(SimkitError, match="this is a tuning spec"):
+            load_spec(str(path))
 
 
 # --- statistics files ---------------------------------------------------------------------------------------------

@@ -3,19 +3,18 @@ every table of the report — means, shares, paired differences, head to head, s
 the Ezelen tables — equal to the same table computed from the rows (reports/rows.py), every
 interval included, to 1e-9 relative."""
 
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import chunks_of
+from conftest import built_in_experiments, chunks_of
 
 from simkit import experiments
 from simkit.experiments.spec import load_spec
 from simkit.reports import rows as from_rows
 from simkit.reports import tables as from_stats
 
-BUILT_IN = sorted(Path("experiments").glob("*.toml"))
+BUILT_IN = built_in_experiments()
 
 
 def _same(a: pd.DataFrame, b: pd.DataFrame, what: str) -> None:

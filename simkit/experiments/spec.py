@@ -147,6 +147,8 @@ def need(data: dict, key: str, kind, what: str):
 
 def parse_spec_dict(data: dict) -> Spec:
     """Validate a spec given as a dict (the TOML file's content, or a notebook's own dict)."""
+    if "tune" in data:
+        raise SimkitError("this is a tuning spec (it has 'tune'): run it with `simkit tune SPEC.toml --out DIR`")
     if "graded" in data:
         raise SimkitError("this is a grading spec (it has 'graded'): run it with `simkit grade SPEC.toml --out DIR`")
     unknown = sorted(set(data) - KEYS)

@@ -9,7 +9,7 @@ import pyarrow as pa
 from simkit.ezelen.model import DEFAULT_MODEL, PARAMETERS, check_values
 from simkit.ezelen.rules import DEFAULT_RULES, GAME, MAX_PLAYERS, MIN_PLAYERS, check_players, check_rules
 from simkit.ezelen.strength import RATING
-from simkit.games import Game, Measures
+from simkit.games import Game, Measures, Objective
 
 
 def _seats_for(specs: list, players: int) -> list:
@@ -151,4 +151,8 @@ GAME = Game(
     picks=lambda record, i, number, match: number in (None, i) and match in (None, (record["match"], record["round"])),
     show=_show, checker=_checker,
     bench="simkit.ezelen.bench", bench_players="4,8", reference_deals=2_000, strength=RATING,
+    objective=lambda mode: Objective("share of rounds lost", True, lambda played, seat: played["loser"] == seat,
+                                     share=True) if mode == "single" else
+    Objective("share of matches lost (the donkey, Z7)", True, lambda played, seat: played["donkey"] == seat,
+              share=True),
 )

@@ -4,7 +4,7 @@
 import numpy as np
 import pyarrow as pa
 
-from simkit.games import Game, Measures, Option
+from simkit.games import Game, Measures, Objective, Option
 from simkit.whos_the_ass.rules import DEFAULT_RULES, GAME, MAX_PLAYERS, MIN_PLAYERS, check_players, check_rules
 from simkit.whos_the_ass.strength import RATING
 
@@ -37,6 +37,22 @@ def _measured(played: dict[str, np.ndarray], n: int, first: int) -> pa.Table:
                          "tricks": np.repeat(played["tricks"], n)})
     return pa.table({"total": played["totals"].ravel().astype(np.int32), "win": played["wins"].ravel(),
                      "hands": np.repeat(played["hands"].astype(np.int32), n)})
+
+
+def _objective(mode: str) -> Objective:
+    """Single hands: penalty points per hand (lower is better); matches: the share of matches won,
+    a win shared by the k equal lowest totals counted as WIN_SCALE / k (W18)."""
+    from simkit.whos_the_ass.measures import WIN_SCALE
+
+    if mode == "single":
+        return Objective("penalty points per hand", True, lambda played, seat: played["penalties"][:, seat])
+
+    def won(played: dict, seat: int) -> np.ndarray:
+        totals = played["totals"]
+        best = totals == totals.min(axis=-1, keepdims=True)
+        return np.where(best[:, seat], WIN_SCALE // best.sum(axis=-1), 0).astype(np.int64)
+
+    return Objective("share of matches won", False, won, WIN_SCALE, share=True)
 
 
 def _measures(mode: str) -> Measures:
@@ -95,4 +111,5 @@ GAME = Game(
         match is None and number in (None, record["hand"])),
     show=_show, checker=_checker,
     bench="simkit.whos_the_ass.bench", bench_players="3,4,6,8,12", reference_deals=300, strength=RATING,
+    objective=_objective,
 )

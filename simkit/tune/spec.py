@@ -1,0 +1,157 @@
+"""Tuning specs (TOML): the table (game, players, rules, match, model values, seed: as an
+experiment's), the field (the other seats), the template to tune and its space, the budget, how
+the race runs and how its winner is confirmed. Every problem is one error line naming the key."""
+
+from dataclasses import dataclass
+
+from simkit import games, registry
+from simkit.errors import SimkitError, check_count
+from simkit.experiments.spec import Spec, check_name, keyed, need, parse_spec_dict, read_toml
+from simkit.rng import check_seed
+from simkit.strategy_spec import StrategySpec
+from simkit.tune.space import MOST_CANDIDATES, Space, parse_space
+
+KEYS = {"name", "game", "players", "seed", "rules", "match", "model", "field", "tune", "space", "budget",
+        "default", "profile", "race", "confirm"}
+SAMPLERS = ("grid", "random")
+RACE = {"sampler": "grid", "candidates": 64, "first": 256, "growth": 2.0, "alpha": 0.05}
+CONFIRM = {"deals": 25_000}
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """A parsed tuning spec. `table` is an experiment spec carrying the game, players, seed,
+    rules, match and model values (its lineup: the default among the field)."""
+
+    name: str
+    table: Spec
+    field: tuple[StrategySpec, ...]
+    space: Space
+    budget: int
+    default: StrategySpec
+    profile: tuple[tuple[str, float], ...]
+    sampler: str
+    candidates: int
+    first: int
+    growth: float
+    alpha: float
+    confirm_deals: int
+    confirm_seed: int
+
+    @property
+    def game(self) -> games.Game:
+        return games.get(self.table.game)
+
+    @property
+    def players(self) -> int:
+        return self.table.players[0]
+
+
+def load_tuning(path: str) -> Tuning:
+    return read_toml(path, parse_tuning)
+
+
+def parse_tuning(data: dict) -> Tuning:
+    if "tune" not in data:
+        raise SimkitError("missing key 'tune' (the strategy to tune, with {name} placeholders)")
+    unknown = sorted(set(data) - KEYS)
+    if unknown:
+        raise SimkitError(f"unknown key {unknown[0]!r} (known: {', '.join(sorted(KEYS))})")
+    for key in ("name", "players", "field", "space", "budget"):
+        if key not in data:
+            raise SimkitError(f"missing key {key!r}")
+    check_name(need(data, "name", str, "a text"))
+    players = data["players"]
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise SimkitError(f"key 'players' must be one whole number (a tuning plays one table), got {players!r}")
+    field = data["field"]
+    if not isinstance(field, list) or not all(isinstance(s, str) for s in field):
+        raise SimkitError(f"key 'field' must be a list of strategies (the other seats), got {field!r}")
+    if len(field) != players - 1:
+        raise SimkitError(f"key 'field' has {len(field)} strategies for {players} players: give the other "
+                          f"{players - 1} seats")
+    template = data["tune"]
+    default = data.get("default", _family(template))
+    table = parse_spec_dict({key: data[key] for key in ("name", "game", "players", "seed", "rules", "match", "model")
+                             if key in data} | {"hands": 1, "lineup": [default] + field, "seating": "rotate"})
+    game = games.get(table.game)
+    if game.objective is None:
+        raise SimkitError(f"key 'game': {game.title} has nothing to tune by (no objective)")
+    space = _space(table.game, template, data["space"])
+    budget = check_count(need(data, "budget", int, "a whole number (hands)"), "key 'budget'")
+    profile = _profile(data, game, space, table.lineup[1:])
+    race = _table(data, "race", RACE)
+    sampler = race["sampler"]
+    if sampler not in SAMPLERS:
+        raise SimkitError(f"key 'race.sampler' must be one of {', '.join(SAMPLERS)}, got {sampler!r}")
+    candidates = keyed("race.candidates", check_count, _whole(race, "candidates"), "candidates")
+    if candidates < 2 or candidates > MOST_CANDIDATES:
+        raise SimkitError(f"key 'race.candidates' must be 2..{MOST_CANDIDATES:,}, got {candidates}")
+    first = _whole(race, "first")
+    if first < 16:
+        raise SimkitError(f"key 'race.first' must be at least 16 deals, got {first}")
+    growth, alpha = _real(race, "growth"), _real(race, "alpha")
+    if not 1 <= growth <= 16:
+        raise SimkitError(f"key 'race.growth' must be 1..16, got {growth}")
+    if not 0 < alpha < 1:
+        raise SimkitError(f"key 'race.alpha' must be between 0 and 1, got {alpha}")
+    confirm = _table(data, "confirm", CONFIRM | {"seed": None})
+    deals = check_count(_whole(confirm, "deals", "confirm"), "key 'confirm.deals'")
+    seed = confirm["seed"] if confirm["seed"] is not None else (table.seed + 1) % 2 ** 63
+    seed = keyed("confirm.seed", check_seed, seed)
+    if seed == table.seed:
+        raise SimkitError("key 'confirm.seed' must differ from key 'seed': the winner is confirmed on fresh deals")
+    return Tuning(table.name, table, table.lineup[1:], space, budget, table.lineup[0], profile, sampler,
+                  candidates, first, float(growth), float(alpha), deals, seed)
+
+
+def _space(game: str, template: object, space: object) -> Space:
+    try:
+        return parse_space(game, template, space)
+    except SimkitError as e:
+        text = str(e)
+        raise SimkitError(text if text.startswith("key ") else f"key 'tune': {text}") from None
+
+
+def _family(template: object) -> str:
+    """The family's default: the template's strategy with no values (its defaults)."""
+    name = str(template).split("(", 1)[0].strip()
+    return name or str(template)
+
+
+def _table(data: dict, key: str, defaults: dict) -> dict:
+    value = need(data, key, dict, "a table") if key in data else {}
+    unknown = sorted(set(value) - set(defaults))
+    if unknown:
+        raise SimkitError(f"unknown key '{key}.{unknown[0]}' (known: {', '.join(sorted(defaults))})")
+    return defaults | value
+
+
+def _whole(table: dict, key: str, where: str = "race") -> int:
+    v = table[key]
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise SimkitError(f"key '{where}.{key}' must be a whole number, got {v!r}")
+    return v
+
+
+def _real(table: dict, key: str) -> float:
+    v = table[key]
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise SimkitError(f"key 'race.{key}' must be a number, got {v!r}")
+    return float(v)
+
+
+def _profile(data: dict, game: games.Game, space: Space, field: tuple[StrategySpec, ...]) -> tuple:
+    """Model values of the tuned seats (Ezelen: attention, reaction time...): given to the seats of
+    the tuned family, so the field must not play it."""
+    if "profile" not in data:
+        return ()
+    if not game.model_names:
+        raise SimkitError(f"key 'profile' does not apply to {game.title} (it has no model of the players)")
+    values = need(data, "profile", dict, "a table of model values")
+    checked = game.check_model(values, None, "key 'profile'")
+    family = registry.canonical(game.name, space.candidate({d.name: d.draw(0.0) for d in space.dimensions}).spec).name
+    if any(s.name == family for s in field):
+        raise SimkitError(f"key 'profile' goes to the seats of {family}, which the field plays too: tune another "
+                          "family, or give the field other strategies")
+    return tuple(sorted(checked.items()))

@@ -1,0 +1,79 @@
+"""What a tuning found, in words and a table: read from its folder (tune.json), so that the
+command line, the report and a notebook say the same."""
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pandas as pd
+
+from simkit.errors import SimkitError
+from simkit.notation import value
+from simkit.tune.run import META
+
+ROLES = {"winner": "the winner", "runner-up": "the runner-up", "default": "the family's default",
+         "field": "the field's own strategy"}
+
+
+def read(folder: str | Path) -> dict:
+    """A finished tuning's record; one error line if the folder holds none."""
+    path = Path(folder) / META
+    try:
+        meta = json.loads(path.read_text())
+    except (OSError, ValueError):
+        raise SimkitError(f"{folder} holds no finished tuning ({META} is missing or damaged)") from None
+    if not isinstance(meta, dict) or meta.get("kind") != "tuning" or not meta.get("complete"):
+        raise SimkitError(f"{folder} holds no finished tuning (finish it with simkit tune ... --resume)")
+    return meta
+
+
+def figure(meta: dict, x: float) -> float:
+    """A per-deal mean or difference (summed over the rotations, in the objective's units) as the
+    objective's figure: per hand, or a share."""
+    return x / meta["players"] / meta["scale"]
+
+
+def confirmation(meta: dict) -> pd.DataFrame:
+    """The confirmation: each strategy's figure and its difference to the winner (positive: worse
+    than the winner), each with its 95% half-width, on the same fresh deals."""
+    rows = []
+    for c in meta["confirmation"]:
+        rows.append({"strategy": c["strategy"], "role": c["role"], "mean": figure(meta, c["mean"]),
+                     "ci95": figure(meta, c["half"]), "worse_by": figure(meta, c["diff"]),
+                     "worse_ci95": figure(meta, c["diff_half"]), "deals": c["deals"]})
+    return pd.DataFrame(rows)
+
+
+def answer(meta: dict) -> str:
+    """One sentence: what was found."""
+    table = confirmation(meta)
+    share = meta["share"]
+    win = table.iloc[0]
+    hands = int(win["deals"]) * meta["players"]
+    parts = []
+    for _, row in table.iloc[1:].iterrows():
+        better = "better" if row["worse_by"] > 0 else "worse"
+        parts.append(f"{value(abs(row['worse_by']), row['worse_ci95'], share)} {better} than {ROLES[row['role']]} "
+                     f"({row['strategy']})")
+    field = ", ".join(f"{k} x {s}" if k > 1 else s for s, k in Counter(meta["field"]).items())
+    found = (f"Against {field} at {meta['players']} players, the best of {len(meta['candidates']):,} settings is "
+             f"**{win['strategy']}**: {value(win['mean'], win['ci95'], share)} {meta['label']} on {hands:,} fresh "
+             f"{meta['unit']}")
+    return found + (", " + "; ".join(parts) if parts else "") + "."
+
+
+def summary(folder: str | Path) -> str:
+    """The command line's lines: the answer, the race in a line, the confirmation table."""
+    meta = read(folder)
+    rounds = meta["rounds"]
+    plural = "s" if len(rounds) != 1 else ""
+    race = (f"race: {len(meta['candidates']):,} candidates, {len(rounds)} round{plural}, {meta['spent']:,} "
+            f"{meta['unit']} ({meta['ended']}); confirmed on {meta['confirmation'][0]['deals']:,} fresh deals "
+            "(± = 95% interval)")
+    table = confirmation(meta)
+    share = meta["share"]
+    shown = pd.DataFrame({"role": table["role"], "strategy": table["strategy"],
+                          meta["label"]: [value(m, h, share) for m, h in zip(table["mean"], table["ci95"])],
+                          "worse than the winner by": ["" if i == 0 else value(d, h, share) for i, (d, h) in
+                                                       enumerate(zip(table["worse_by"], table["worse_ci95"]))]})
+    return "\n".join([answer(meta), race, shown.to_string(index=False), f"folder: {folder}"])

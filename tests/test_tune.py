@@ -1,0 +1,253 @@
+"""`simkit tune`: the space (a template and its values), the candidates' values on shared deals
+(checked against the runner's statistics), the race's exact sums and test, the run (a dominated
+candidate dropped, the same answer after Ctrl-C and --resume, for any thread count) and its
+errors."""
+
+import json
+import math
+import tomllib
+
+import numba as nb
+import numpy as np
+import pandas as pd
+import pytest
+
+from simkit import experiments
+from simkit.errors import SimkitError
+from simkit.experiments.spec import parse_spec_dict
+from simkit.reports import tables
+from simkit.tune import race as rc
+from simkit.tune.play import Table, deal_values
+from simkit.tune.run import run_tuning
+from simkit.tune.space import parse_space
+from simkit.tune.spec import parse_tuning
+
+GAME = "whos-the-ass"
+TINY = """
+name = "tiny"
+players = 4
+seed = 3
+field = ["greedy", "greedy", "greedy"]
+tune = "compose(lead={lead}, follow=greedy, jokers={jokers})"
+budget = 200000
+
+[space]
+lead = ["greedy", "lowest"]
+jokers = ["spend", "hoard(release_at={release_at})"]
+release_at = {low = 2, high = 4}
+
+[race]
+first = 64
+
+[confirm]
+deals = 300
+"""
+
+
+def tiny(**changes) -> dict:
+    data = tomllib.loads(TINY)
+    for key, value in changes.items():
+        if value is None:
+            data.pop(key, None)
+        else:
+            data[key] = value
+    return data
+
+
+def test_a_choice_that_leaves_a_value_unused_makes_one_candidate():
+    space = parse_space(GAME, "compose(jokers={jokers})", {"jokers": ["spend", "hoard(release_at={r})"],
+                                                            "r": {"low": 0, "high": 6}})
+    assert space.points() == 14
+    labels = [c.label for c in space.grid()]
+    assert labels == ["compose(jokers=spend)"] + [f"compose(jokers=hoard(release_at={r}))" for r in range(7)]
+    assert dict(space.grid()[0].setting) == {"jokers": "spend"}  # r does not matter there
+    assert dict(space.grid()[3].setting) == {"jokers": "hoard(release_at={r})", "r": 2}
+
+
+def test_ranges_whole_real_and_stepped():
+    space = parse_space(GAME, "hoard(release_at={r})", {"r": {"low": 1, "high": 9, "step": 4}})
+    assert [c.label for c in space.grid()] == ["hoard(release_at=1)", "hoard(release_at=5)", "hoard(release_at=9)"]
+    real = parse_space(GAME, "grab(max_cost={c})", {"c": {"low": 0.0, "high": 50.0}})
+    assert real.continuous
+    with pytest.raises(SimkitError, match="a grid needs every range to have a step"):
+        real.grid()
+    drawn = real.sample(5, seed=7)
+    assert drawn == real.sample(5, seed=7) != real.sample(5, seed=8)  # the tuner's draws come from the seed
+    assert len({c.label for c in drawn}) == 5
+
+
+@pytest.mark.parametrize("template, space, words", [
+    ("hoard(release_at={r})", {"x": [1]}, "placeholder {r} has no values"),
+    ("hoard(release_at={r})", {"r": [1], "x": [2]}, "key 'space.x' is not a placeholder"),
+    ("hoard(release_at=3)", {"r": [1]}, "key 'space.r' is not a placeholder"),
+    ("hoard(release_at={r})", {"r": {"low": 5, "high": 1}}, "high 1 is below low 5"),
+    ("hoard(release_at={r})", {"r": {"low": 1}}, "must be a range"),
+    ("hoard(release_at={r})", {"r": []}, "must list numbers or strategy texts"),
+    ("hoard(release_at={r})", {"r": [1, 1]}, "lists a value twice"),
+    ("hoard(release_at={r})", {"r": [99]}, "release_at"),
+    ("nosuch({r})", {"r": [1]}, "nosuch"),
+])
+def test_a_bad_space_is_one_error(template, space, words):
+    with pytest.raises(SimkitError, match=None) as e:
+        parse_space(GAME, template, space)
+    assert words in str(e.value)
+
+
+@pytest.mark.parametrize("changes, words", [
+    ({"field": ["greedy"]}, "key 'field' has 1 strategies for 4 players"),
+    ({"budget": 0}, "key 'budget'"),
+    ({"tune": None}, "missing key 'tune'"),
+    ({"hands": 5}, "unknown key 'hands'"),
+    ({"race": {"sampler": "anneal"}}, "key 'race.sampler' must be one of grid, random"),
+    ({"race": {"alpha": 2}}, "key 'race.alpha'"),
+    ({"race": {"first": 3}}, "key 'race.first' must be at least 16"),
+    ({"confirm": {"seed": 3}}, "key 'confirm.seed' must differ"),
+    ({"field": ["greedy", "greedy", "nosuch"]}, "nosuch"),
+    ({"profile": {"attention": 0.5}}, "key 'profile' does not apply"),
+])
+def test_a_bad_tuning_spec_is_one_error(changes, words):
+    with pytest.raises(SimkitError) as e:
+        parse_tuning(tiny(**changes))
+    assert words in str(e.value)
+
+
+def test_an_experiment_spec_is_told_a_tuning_is_run_by_tune():
+    with pytest.raises(SimkitError, match="this is a tuning spec"):
+        parse_spec_dict(tiny())
+
+
+def test_gram_is_exact_in_float_spans_and_in_int64():
+    rng = np.random.default_rng(0)
+    small = rng.integers(-400, 400, (7, 10_000))
+    assert (rc.gram(small) == small @ small.T).all()
+    big = rng.integers(-(2 ** 27), 2 ** 27, (3, 50))  # squares beyond float64's whole numbers in one span
+    assert (rc.gram(big) == big @ big.T).all()
+
+
+def test_estimates_are_the_paired_statistics_of_the_deals():
+    rng = np.random.default_rng(1)
+    x = rng.integers(0, 60, (3, 500))
+    x[1] = x[0] + 3 + rng.integers(-2, 3, 500)  # worse by 3 a deal, paired
+    s = rc.Sums.zeros(3)
+    s.add(np.arange(3), x[:, :200])
+    s.add(np.arange(3), x[:, 200:])  # two rounds add up to one
+    e = rc.estimate(s, 1, 0)
+    d = x[1] - x[0]
+    assert math.isclose(e.mean, x[1].mean()) and math.isclose(e.diff, d.mean())
+    assert math.isclose(e.diff_half, 1.959963984540054 * d.std(ddof=1) / math.sqrt(500))
+    assert e.p < 1e-6
+    r = rc.judge(s, [0, 1, 2], 0, 0.05, 1)
+    assert r.leader in (0, 2) and 1 in r.dropped
+
+
+def test_holm_steps_down_and_stops_at_the_first_kept():
+    assert rc.holm({1: 0.001, 2: 0.03, 3: 0.04}, 0.05) == [1]  # 0.03 > 0.05 / 2: 2 and 3 kept
+    assert rc.holm({1: 0.001, 2: 0.02, 3: 0.04}, 0.1) == [1, 2, 3]
+    assert rc.holm({}, 0.05) == []
+
+
+def test_a_candidates_values_are_its_rows_in_the_runners_statistics(tmp_path):
+    """The candidate sits at seat r in rotation r: its values summed over the deals are its
+    penalty total in a run of the same lineup, seed and deals (rotated seating)."""
+    t = parse_tuning(tiny())
+    candidate = t.space.grid()[1].spec
+    values = deal_values(Table(t.table, t.field), [candidate], 0, 120)
+    spec = parse_spec_dict({"name": "x", "players": 4, "hands": 120, "seed": 3, "seating": "rotate",
+                            "lineup": [str(candidate), "greedy", "greedy", "greedy"]})
+    stats = experiments.run(spec, tmp_path / "o").stats
+    means = tables.strategy_means(stats)
+    row = means[means["strategy"] == str(candidate)].iloc[0]
+    assert math.isclose(values.sum() / (120 * 4), row["mean"], rel_tol=1e-12)
+
+
+def test_values_do_not_depend_on_the_split_or_the_threads():
+    t = parse_tuning(tiny())
+    cands = [c.spec for c in t.space.grid()[:3]]
+    table = Table(t.table, t.field)
+    whole = deal_values(table, cands, 0, 90)
+    assert (np.hstack([deal_values(table, cands, 0, 40), deal_values(table, cands, 40, 90)]) == whole).all()
+    threads = nb.get_num_threads()
+    try:
+        nb.set_num_threads(1)
+        assert (deal_values(table, cands, 0, 90) == whole).all()
+    finally:
+        nb.set_num_threads(threads)
+
+
+def _tuned(folder) -> tuple[dict, pd.DataFrame]:
+    meta = json.loads((folder / "tune.json").read_text())
+    for key in ("race_s",):
+        meta.pop(key, None)
+    return meta, pd.read_parquet(folder / "race.parquet")
+
+
+def test_a_race_drops_the_dominated_and_confirms_the_winner(tmp_path):
+    t = parse_tuning(tiny())
+    folder = run_tuning(t, str(tmp_path / "t"))
+    meta, rows = _tuned(folder)
+    labels = [c["label"] for c in meta["candidates"]]
+    assert len(labels) == 8 and meta["complete"] and not (folder / "state.npz").exists()
+    lowest_lead = [i for i, label in enumerate(labels) if "lead=lowest" in label]
+    dropped = {c for r in meta["rounds"] for c in r["dropped"]}
+    assert set(lowest_lead) <= dropped  # leading the lowest value loses decisively here
+    assert "lead=greedy" in labels[meta["winner"]]
+    roles = [c["role"] for c in meta["confirmation"]]
+    assert roles[0] == "winner" and "default" in roles and "field" in roles
+    assert meta["spent"] <= t.budget
+    assert set(rows["round"]) == set(range(len(meta["rounds"])))
+
+
+def test_ctrl_c_and_resume_give_the_same_answer(tmp_path):
+    t = parse_tuning(tiny())
+    whole = _tuned(run_tuning(t, str(tmp_path / "a")))
+    calls = []
+
+    def ctrl_c(hands: int) -> None:
+        calls.append(hands)
+        if len(calls) == 2:  # after the first round
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_tuning(t, str(tmp_path / "b"), progress=ctrl_c)
+    kept = json.loads((tmp_path / "b" / "tune.json").read_text())
+    assert len(kept["rounds"]) == 1 and (tmp_path / "b" / "state.npz").exists()
+    with pytest.raises(SimkitError, match="is not empty: it holds a tuning"):
+        run_tuning(t, str(tmp_path / "b"))
+    with pytest.raises(SimkitError, match="holds another tuning"):
+        run_tuning(t, str(tmp_path / "b"), budget=t.budget + 1, resume=True)
+    resumed = _tuned(run_tuning(t, str(tmp_path / "b"), resume=True))
+    assert resumed[0] == whole[0]
+    pd.testing.assert_frame_equal(resumed[1], whole[1])
+
+
+def test_the_budget_must_cover_the_first_round(tmp_path):
+    t = parse_tuning(tiny(budget=1000))
+    with pytest.raises(SimkitError, match="does not cover the first round: 8 candidates x 4 rotations x 64"):
+        run_tuning(t, str(tmp_path / "t"))
+
+
+def test_ezelen_tunes_a_passing_policy_with_a_profile(tmp_path):
+    t = parse_tuning({"name": "e", "game": "ezelen", "players": 4, "seed": 2, "field": ["greedy"] * 3,
+                      "tune": "memory(weight={w})", "space": {"w": {"low": 0, "high": 4, "step": 2}},
+                      "profile": {"attention": 0.6}, "budget": 100_000, "race": {"first": 64},
+                      "confirm": {"deals": 200}})
+    meta, _ = _tuned(run_tuning(t, str(tmp_path / "t")))
+    assert meta["label"] == "share of rounds lost" and meta["share"]
+    assert [c["label"] for c in meta["candidates"]] == [f"memory(weight={w})" for w in (0, 2, 4)]
+    with pytest.raises(SimkitError, match="which the field plays too"):
+        parse_tuning({"name": "e", "game": "ezelen", "players": 4, "field": ["memory"] * 3,
+                      "tune": "memory(weight={w})", "space": {"w": [0, 1]}, "profile": {"attention": 0.6},
+                      "budget": 1000})
+
+
+def test_the_cli_tunes_and_says_what_it_found(run, tmp_path):
+    path = tmp_path / "tiny.toml"
+    path.write_text(TINY)
+    code, out, err = run("tune", path, "--out", tmp_path / "t")
+    assert code == 0, err
+    assert out.startswith("Against 3 x greedy at 4 players, the best of 8 settings is **compose(lead=greedy")
+    assert "winner" in out and "default" in out
+    code, _, err = run("tune", path, "--out", tmp_path / "t")
+    assert code == 2 and err.count("\n") == 1 and "is not empty" in err
+    code, _, err = run("tune", path, "--out", tmp_path / "u", "--budget", "0")
+    assert code == 2 and "--budget must be positive" in err
