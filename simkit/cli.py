@@ -418,6 +418,7 @@ def _interrupted(spec, spec_file: str, out: str, hands: int | None) -> None:
 def tune(spec_file, out, budget, resume, threads, strategy_files):
     """Race a strategy's settings (a template and its space, TOML) on shared deals, drop the
     decisively worse after each round, and confirm the winner on fresh deals."""
+    from simkit.experiments.runner import copy_spec
     from simkit.tune.run import confirm_hands, run_tuning
     from simkit.tune.spec import load_tuning
     from simkit.tune.summary import summary
@@ -439,7 +440,9 @@ def tune(spec_file, out, budget, resume, threads, strategy_files):
             click.echo(f"simkit: interrupted; the rounds played are kept in {out}; finish the tuning with: {again}",
                        err=True)
             sys.exit(130)
+    copy_spec(spec_file, out)
     click.echo(summary(folder))
+    click.echo(f"report: {folder / 'report.html'}")
 
 
 @cli.command(short_help="Write a run's report (Markdown and HTML).")

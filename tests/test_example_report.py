@@ -42,3 +42,40 @@ def test_the_example_grading_report_is_reproduced_by_the_code(tmp_path, monkeypa
     assert (tmp_path / "runs/grade-4p/report.md").read_text() == (example / "report.md").read_text()
     for figure in ("report.html", "lost-by-point.png", "move-costs.png"):
         assert (example / figure).stat().st_size > 0
+
+
+def test_the_example_tuning_is_reproduced_by_the_code(tmp_path):
+    """The report from the committed race (to the last digit), and the race's first round again:
+    a sample of the candidates replayed on its deals gives the committed estimates."""
+    import shutil
+
+    import numpy as np
+    import pandas as pd
+
+    from simkit.reports.tuning import make_tuning_report
+    from simkit.tune.play import Table, deal_values
+    from simkit.tune.race import Sums, estimate
+    from simkit.tune.run import candidates_of
+    from simkit.tune.spec import load_tuning
+    from simkit.tune.summary import read
+
+    example = Path("reports/examples/tune-jokers-ass")
+    assert (example / "spec.toml").read_text() == Path("experiments/tune-jokers-ass.toml").read_text()
+    for name in ("tune.json", "race.parquet", "candidates.parquet"):
+        shutil.copy(example / name, tmp_path / name)
+    make_tuning_report(str(tmp_path))
+    assert (tmp_path / "report.md").read_text() == (example / "report.md").read_text()
+    for figure in ("report.html", "race.png", "response.png"):
+        assert (example / figure).stat().st_size > 0
+    t = load_tuning(str(example / "spec.toml"))
+    cands = candidates_of(t)
+    meta = read(example)
+    assert [c.label for c in cands] == [c["label"] for c in meta["candidates"]]
+    first = pd.read_parquet(example / "race.parquet").query("round == 0").set_index("candidate")
+    sample = sorted({meta["winner"], *range(0, len(cands), 97)})
+    sums = Sums.zeros(len(sample))
+    sums.add(np.arange(len(sample)), deal_values(Table(t.table, t.field, t.profile), [cands[c].spec for c in sample],
+                                                 0, meta["rounds"][0]["deals"]))
+    for j, c in enumerate(sample):
+        e = estimate(sums, j)
+        assert (e.mean, e.half) == (first.at[c, "mean"], first.at[c, "half"])

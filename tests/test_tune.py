@@ -21,6 +21,7 @@ from simkit.tune.play import Table, deal_values
 from simkit.tune.run import run_tuning
 from simkit.tune.space import parse_space
 from simkit.tune.spec import parse_tuning
+from simkit.tune.summary import read
 
 GAME = "whos-the-ass"
 TINY = """
@@ -175,7 +176,7 @@ def test_values_do_not_depend_on_the_split_or_the_threads():
 
 
 def _tuned(folder) -> tuple[dict, pd.DataFrame]:
-    meta = json.loads((folder / "tune.json").read_text())
+    meta = read(folder)
     for key in ("race_s",):
         meta.pop(key, None)
     return meta, pd.read_parquet(folder / "race.parquet")
@@ -234,9 +235,13 @@ def test_ezelen_tunes_a_passing_policy_with_a_profile(tmp_path):
     meta, _ = _tuned(run_tuning(t, str(tmp_path / "t")))
     assert meta["label"] == "share of rounds lost" and meta["share"]
     assert [c["label"] for c in meta["candidates"]] == [f"memory(weight={w})" for w in (0, 2, 4)]
-    with pytest.raises(SimkitError, match="which the field plays too"):
-        parse_tuning({"name": "e", "game": "ezelen", "players": 4, "field": ["memory"] * 3,
-                      "tune": "memory(weight={w})", "space": {"w": [0, 1]}, "profile": {"attention": 0.6},
+    table = Table(t.table, t.field, t.profile)
+    seats = table.seatings(t.space.grid()[0].spec)
+    assert [dict(seats[r][r].model).get("attention") for r in range(4)] == [0.6] * 4  # the tuned seat's only
+    assert all(dict(s.model).get("attention") is None for r in range(4) for k, s in enumerate(seats[r]) if k != r)
+    with pytest.raises(SimkitError, match="key 'profile': unknown model parameter"):
+        parse_tuning({"name": "e", "game": "ezelen", "players": 4, "field": ["greedy"] * 3,
+                      "tune": "memory(weight={w})", "space": {"w": [0, 1]}, "profile": {"focus": 0.6},
                       "budget": 1000})
 
 

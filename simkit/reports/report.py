@@ -302,6 +302,10 @@ def make_report(folder: str, baseline: str | None = None) -> Path:
         from simkit.reports.grading import make_grading_report
 
         return make_grading_report(folder)
+    from simkit.reports.tuning import is_tuning, make_tuning_report
+
+    if is_tuning(out):
+        return make_tuning_report(folder)
     path = out / "stats.parquet"
     if not path.is_file():
         raise SimkitError(f"{folder} holds no stats.parquet (run `simkit run` first)")

@@ -4,7 +4,7 @@ candidate (common random numbers: their differences are paired on deals). What c
 the objective per candidate and deal, summed over its rotations: whole numbers, so that any
 split of the deals into rounds, engine calls or workers adds up to the same totals."""
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -39,15 +39,21 @@ class Table:
         return len(self.field) + 1
 
     def cell(self, candidate: StrategySpec) -> Cell:
-        sweep = tuple((f"{candidate.name}.{k}", v) for k, v in self.profile)
-        return Cell(self.players, (candidate,) + self.field, sweep)
+        return Cell(self.players, (candidate,) + self.field)
 
     def seatings(self, candidate: StrategySpec) -> list[list]:
-        """The candidate's rotations, resolved (rotation r puts it at seat r)."""
+        """The candidate's rotations, resolved (rotation r puts it at seat r, with the profile's
+        model values over those its strategy brings: as a profile like Ezelen's `watcher` does)."""
         key = str(candidate)
         if key not in self._seats:
             lineup = (candidate,) + self.field
-            self._seats[key] = [self.game.seats_for(rotated(lineup, r), self.players) for r in range(self.players)]
+            out = []
+            for r in range(self.players):
+                seats = list(self.game.seats_for(rotated(lineup, r), self.players))
+                if self.profile:
+                    seats[r] = replace(seats[r], model=tuple((dict(seats[r].model) | dict(self.profile)).items()))
+                out.append(seats)
+            self._seats[key] = out
         return self._seats[key]
 
 
@@ -72,8 +78,6 @@ def deal_values(table: Table, candidates: list[StrategySpec], lo: int, hi: int, 
 
 
 def _reseeded(spec: Spec, seed: int) -> Spec:
-    from dataclasses import replace
-
     return replace(spec, seed=seed)
 
 

@@ -27,7 +27,7 @@ from simkit.tune.race import Estimate, Sums, estimate, judge
 from simkit.tune.space import MOST_CANDIDATES, Candidate
 from simkit.tune.spec import Tuning
 
-META, RACE, STATE = "tune.json", "race.parquet", "state.npz"
+META, RACE, STATE, CANDIDATES = "tune.json", "race.parquet", "state.npz", "candidates.parquet"
 SPAN = 8192  # deals added to the sums at a time: the values held are candidates x SPAN
 RACE_COLUMNS = ["round", "candidate", "deals", "mean", "half", "diff", "diff_half", "p", "dropped", "leader"]
 
@@ -66,10 +66,12 @@ def run_tuning(t: Tuning, out: str, budget: int | None = None, resume: bool = Fa
     budget = budget or t.budget
     with hold(out) as folder:
         meta = _start(folder, t, budget, resume)
-        if meta.get("complete"):
+        if meta.get("complete"):  # a resume of a finished tuning plays nothing
             return folder
         cands = candidates_of(t)
-        meta.setdefault("candidates", [{"label": c.label, "setting": dict(c.setting)} for c in cands])
+        if "candidates" not in meta:
+            _write_candidates(folder, cands)
+            meta["candidates"] = len(cands)
         table = Table(t.table, t.field, t.profile)
         sign = 1 if t.game.objective(t.table.match["mode"]).lower else -1
         sums, alive, rows = _state(folder, len(cands), meta)
@@ -111,6 +113,9 @@ def run_tuning(t: Tuning, out: str, budget: int | None = None, resume: bool = Fa
         meta["confirmation"] = _confirm(t, table, cands, winner, runner_up, sign, progress)
         meta["complete"] = True
         _save(folder, meta, sums, alive, rows, final=True)
+        from simkit.reports.tuning import make_tuning_report
+
+        make_tuning_report(str(folder))
         return folder
 
 
@@ -133,7 +138,12 @@ def _confirm(t: Tuning, table: Table, cands: list[Candidate], winner: int, runne
            ("default", t.default)] + [("field", s) for s in dict.fromkeys(t.field)]
     shown: dict[str, tuple[str, object]] = {}
     for role, spec in who:
-        if spec is not None and str(spec) not in shown:
+        if spec is None:
+            continue
+        if str(spec) in shown:  # one strategy in two roles (greedy the default and the field's): one row
+            before = shown[str(spec)][0]
+            shown[str(spec)] = (before if role in before.split(" and ") else f"{before} and {role}", spec)
+        else:
             shown[str(spec)] = (role, spec)
     specs = [spec for _, spec in shown.values()]
     sums = Sums.zeros(len(specs))
@@ -193,6 +203,7 @@ def _start(folder: Path, t: Tuning, budget: int, resume: bool) -> dict:
     objective = t.game.objective(mode)
     return {"kind": "tuning", "simkit": simkit.__version__, "name": t.name, "game": t.table.game,
             "players": t.players, "field": [str(s) for s in t.field], "template": t.space.template,
+            "seed": t.table.seed, "confirm_seed": t.confirm_seed, "rules": t.table.rules, "match": t.table.match,
             "label": objective.label, "share": objective.share, "scale": objective.scale, "lower": objective.lower,
             "unit": t.game.unit(mode), "spec": spec_text(t), "budget": budget, "spent": 0, "rounds": [],
             "race_over": False, "complete": False}
@@ -212,6 +223,20 @@ def _state(folder: Path, k: int, meta: dict) -> tuple[Sums, np.ndarray, list[dic
         raise SimkitError(f"{folder / STATE} is damaged and cannot be read ({e}); delete the folder and tune "
                           "again") from None
     return sums, alive.copy(), rows
+
+
+def _write_candidates(folder: Path, cands: list[Candidate]) -> None:
+    """The candidates, in the race's order: each one's label and its setting (JSON)."""
+    with atomic_path(folder / CANDIDATES) as tmp:
+        pd.DataFrame({"label": [c.label for c in cands],
+                      "setting": [json.dumps(dict(c.setting)) for c in cands]}).to_parquet(tmp, index=False)
+
+
+def read_candidates(folder: Path) -> list[dict]:
+    """The candidates `_write_candidates` wrote: a label and a setting each."""
+    table = pd.read_parquet(Path(folder) / CANDIDATES)
+    return [{"label": label, "setting": json.loads(setting)}
+            for label, setting in zip(table["label"], table["setting"])]
 
 
 def _save(folder: Path, meta: dict, sums: Sums, alive: np.ndarray, rows: list[dict], final: bool = False) -> None:

@@ -17,7 +17,7 @@ from simkit import registry
 from simkit.errors import SimkitError
 from simkit.strategy_spec import StrategySpec, number
 
-_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 MOST_POINTS = 1_000_000  # settings a grid may enumerate (before equal strategies are merged)
 MOST_CANDIDATES = 4096   # candidates a race holds: its paired sums are candidates x candidates
 
@@ -145,13 +145,13 @@ def fill(template: str, setting: dict, used: list[str] | None = None) -> str:
     filled in (a choice may hold placeholders), until none is left; `used` gains the names met."""
     text = template
     for _ in range(len(setting) + 1):
-        names = _PLACEHOLDER.findall(text)
+        names = PLACEHOLDER.findall(text)
         if not names:
             return text
         for name in names:
             if used is not None and name not in used:
                 used.append(name)
-        text = _PLACEHOLDER.sub(lambda m: _text(setting[m.group(1)]), text)
+        text = PLACEHOLDER.sub(lambda m: _text(setting[m.group(1)]), text)
     raise SimkitError(f"the template {template!r} does not come to an end: its choices name each other")
 
 
@@ -164,15 +164,15 @@ def parse_space(game: str, template: object, table: object) -> Space:
     if not isinstance(table, dict) or not table:
         raise SimkitError("key 'space' must be a table naming the values of each placeholder of 'tune'")
     dimensions = tuple(_dimension(name, value) for name, value in table.items())
-    named = set(_PLACEHOLDER.findall(template))
+    named = set(PLACEHOLDER.findall(template))
     for d in dimensions:
-        named |= {n for c in d.choices if isinstance(c, str) for n in _PLACEHOLDER.findall(c)}
+        named |= {n for c in d.choices if isinstance(c, str) for n in PLACEHOLDER.findall(c)}
     known = {d.name for d in dimensions}
     for name in sorted(named - known):
         raise SimkitError(f"key 'tune': placeholder {{{name}}} has no values in [space]")
     for name in sorted(known - named):
         raise SimkitError(f"key 'space.{name}' is not a placeholder of 'tune' or of a choice")
-    if not _PLACEHOLDER.search(template):
+    if not PLACEHOLDER.search(template):
         raise SimkitError(f"key 'tune' has no {{name}} placeholder: nothing to tune in {template!r}")
     space = Space(game, template, dimensions)
     space.candidate({d.name: d.draw(0.0) for d in dimensions})  # the first setting resolves, or one error

@@ -4,7 +4,7 @@ the race runs and how its winner is confirmed. Every problem is one error line n
 
 from dataclasses import dataclass
 
-from simkit import games, registry
+from simkit import games
 from simkit.errors import SimkitError, check_count
 from simkit.experiments.spec import Spec, check_name, keyed, need, parse_spec_dict, read_toml
 from simkit.rng import check_seed
@@ -79,7 +79,7 @@ def parse_tuning(data: dict) -> Tuning:
         raise SimkitError(f"key 'game': {game.title} has nothing to tune by (no objective)")
     space = _space(table.game, template, data["space"])
     budget = check_count(need(data, "budget", int, "a whole number (hands)"), "key 'budget'")
-    profile = _profile(data, game, space, table.lineup[1:])
+    profile = _profile(data, game)
     race = _table(data, "race", RACE)
     sampler = race["sampler"]
     if sampler not in SAMPLERS:
@@ -141,17 +141,12 @@ def _real(table: dict, key: str) -> float:
     return float(v)
 
 
-def _profile(data: dict, game: games.Game, space: Space, field: tuple[StrategySpec, ...]) -> tuple:
-    """Model values of the tuned seats (Ezelen: attention, reaction time...): given to the seats of
-    the tuned family, so the field must not play it."""
+def _profile(data: dict, game: games.Game) -> tuple:
+    """Model values of the tuned seat (Ezelen: attention, reaction time...), over those its
+    strategy brings, as a profile like `watcher` gives them."""
     if "profile" not in data:
         return ()
     if not game.model_names:
         raise SimkitError(f"key 'profile' does not apply to {game.title} (it has no model of the players)")
     values = need(data, "profile", dict, "a table of model values")
-    checked = game.check_model(values, None, "key 'profile'")
-    family = registry.canonical(game.name, space.candidate({d.name: d.draw(0.0) for d in space.dimensions}).spec).name
-    if any(s.name == family for s in field):
-        raise SimkitError(f"key 'profile' goes to the seats of {family}, which the field plays too: tune another "
-                          "family, or give the field other strategies")
-    return tuple(sorted(checked.items()))
+    return tuple(sorted(game.check_model(values, None, "key 'profile'").items()))

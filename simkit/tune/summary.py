@@ -9,7 +9,7 @@ import pandas as pd
 
 from simkit.errors import SimkitError
 from simkit.notation import value
-from simkit.tune.run import META
+from simkit.tune.run import CANDIDATES, META, read_candidates
 
 ROLES = {"winner": "the winner", "runner-up": "the runner-up", "default": "the family's default",
          "field": "the field's own strategy"}
@@ -24,7 +24,21 @@ def read(folder: str | Path) -> dict:
         raise SimkitError(f"{folder} holds no finished tuning ({META} is missing or damaged)") from None
     if not isinstance(meta, dict) or meta.get("kind") != "tuning" or not meta.get("complete"):
         raise SimkitError(f"{folder} holds no finished tuning (finish it with simkit tune ... --resume)")
+    try:
+        meta["candidates"] = read_candidates(Path(folder))
+    except (OSError, ValueError, KeyError) as e:
+        raise SimkitError(f"{folder} holds no readable {CANDIDATES} ({e}); tune again") from None
     return meta
+
+
+def role(text: str) -> str:
+    """A confirmation row's role in words ("default and field": one strategy in two roles)."""
+    return " and ".join(ROLES[r] for r in text.split(" and "))
+
+
+def field_text(meta: dict) -> str:
+    """The field as people say it: "3 x greedy", "greedy, 2 x lowest"."""
+    return ", ".join(f"{k} x {s}" if k > 1 else s for s, k in Counter(meta["field"]).items())
 
 
 def figure(meta: dict, x: float) -> float:
@@ -52,13 +66,15 @@ def answer(meta: dict) -> str:
     hands = int(win["deals"]) * meta["players"]
     parts = []
     for _, row in table.iloc[1:].iterrows():
+        if row["worse_by"] == 0 and row["worse_ci95"] == 0:
+            parts.append(f"the same on every fresh deal as {role(row['role'])} ({row['strategy']})")
+            continue
         better = "better" if row["worse_by"] > 0 else "worse"
-        parts.append(f"{value(abs(row['worse_by']), row['worse_ci95'], share)} {better} than {ROLES[row['role']]} "
+        parts.append(f"{value(abs(row['worse_by']), row['worse_ci95'], share)} {better} than {role(row['role'])} "
                      f"({row['strategy']})")
-    field = ", ".join(f"{k} x {s}" if k > 1 else s for s, k in Counter(meta["field"]).items())
-    found = (f"Against {field} at {meta['players']} players, the best of {len(meta['candidates']):,} settings is "
-             f"**{win['strategy']}**: {value(win['mean'], win['ci95'], share)} {meta['label']} on {hands:,} fresh "
-             f"{meta['unit']}")
+    found = (f"Against {field_text(meta)} at {meta['players']} players, the best of {len(meta['candidates']):,} "
+             f"settings is **{win['strategy']}**: {value(win['mean'], win['ci95'], share)} {meta['label']} on "
+             f"{hands:,} fresh {meta['unit']}")
     return found + (", " + "; ".join(parts) if parts else "") + "."
 
 

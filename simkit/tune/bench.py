@@ -1,0 +1,93 @@
+"""How good the tuner's pick is, and what it costs: the race against an exhaustive grid and a
+random search. `python -m simkit.tune.bench SPEC.toml [--budget HANDS] [--remeasure HANDS]`.
+
+1. The race (`simkit tune`'s, without its confirmation): its pick, the hands it played, and the
+   deals its pick played by the end (its final precision).
+2. The grid: every candidate on that many deals (the same deals), the best mean its pick.
+3. Random search with the race's hands: settings drawn from the seed (as many as the race had
+   candidates in its second round, at least 8), each on an equal share of the hands; the best
+   mean its pick.
+4. The three picks measured again on `--remeasure` fresh hands each (another seed), paired: each
+   pick's figure and its distance to the grid's pick, with 95% intervals."""
+
+import argparse
+import tempfile
+import time
+
+import numpy as np
+
+from simkit.tune.play import Table, deal_values
+from simkit.tune.race import Sums, estimate
+from simkit.tune.run import SPAN, candidates_of, run_tuning
+from simkit.tune.spec import Tuning, load_tuning
+from simkit.tune.summary import read
+
+
+def _means(table: Table, specs: list, deals: int, seed: int | None = None) -> np.ndarray:
+    """Each candidate's sum of values over deals 0..deals-1 (no products: the grid needs means)."""
+    out = np.zeros(len(specs), np.int64)
+    for a in range(0, deals, SPAN):
+        out += deal_values(table, specs, a, min(deals, a + SPAN), seed).sum(axis=1)
+    return out
+
+
+def compare(t: Tuning, budget: int | None, remeasure: int, echo=print) -> dict:
+    cands = candidates_of(t)
+    table = Table(t.table, t.field, t.profile)
+    n = t.players
+    sign = 1 if t.game.objective(t.table.match["mode"]).lower else -1
+    with tempfile.TemporaryDirectory() as tmp:
+        start = time.perf_counter()
+        meta = read(run_tuning(t, f"{tmp}/race", budget))
+        race_s = time.perf_counter() - start
+    pick = meta["winner"]
+    deals = max(r["deals"] for r in meta["rounds"])
+    spent = meta["spent"]
+    echo(f"race: {len(cands):,} candidates, {spent:,} hands in {race_s:.0f} s; pick {cands[pick].label}, "
+         f"{deals:,} deals")
+    start = time.perf_counter()
+    grid = _means(table, [c.spec for c in cands], deals)
+    grid_pick = int(min(range(len(cands)), key=lambda c: (sign * grid[c], c)))
+    grid_hands = len(cands) * n * deals
+    echo(f"grid: {grid_hands:,} hands in {time.perf_counter() - start:.0f} s; pick {cands[grid_pick].label}")
+    second = meta["rounds"][1]["alive"] if len(meta["rounds"]) > 1 else len(cands)
+    count = max(8, min(second, len(cands)))
+    rng = np.random.default_rng(np.random.SeedSequence([t.table.seed, 0xBE7C]))
+    drawn = sorted(rng.choice(len(cands), size=count, replace=False).tolist())
+    each = max(1, spent // (count * n))
+    sums = _means(table, [cands[c].spec for c in drawn], each)
+    random_pick = drawn[int(min(range(count), key=lambda j: (sign * sums[j], j)))]
+    echo(f"random search: {count} settings x {each:,} deals ({count * n * each:,} hands); pick "
+         f"{cands[random_pick].label}")
+    picks = list(dict.fromkeys([grid_pick, pick, random_pick]))
+    specs = [cands[c].spec for c in picks]
+    again = Sums.zeros(len(picks))
+    fresh = max(1, remeasure // n)
+    for a in range(0, fresh, SPAN):
+        b = min(fresh, a + SPAN)
+        again.add(np.arange(len(picks)), deal_values(table, specs, a, b, seed=t.confirm_seed))
+    scale = n * t.game.objective(t.table.match["mode"]).scale
+    out = {"race_hands": spent, "grid_hands": grid_hands, "share_of_grid": spent / grid_hands}
+    for who, c in (("grid", grid_pick), ("tuner", pick), ("random", random_pick)):
+        j = picks.index(c)
+        e = estimate(again, j, None if j == 0 else 0, sign)
+        out[who] = {"pick": cands[c].label, "figure": e.mean / scale, "half": e.half / scale,
+                    "worse_than_grid": e.diff / scale, "worse_half": e.diff_half / scale}
+        echo(f"  {who:7s} {e.mean / scale:9.4f} ± {e.half / scale:.4f}   worse than the grid's pick by "
+             f"{e.diff / scale:+.4f} ± {e.diff_half / scale:.4f}   ({cands[c].label})")
+    echo(f"the race played {100 * spent / grid_hands:.2f}% of the grid's hands; re-measured on {fresh * n:,} "
+         "fresh hands each")
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("spec")
+    parser.add_argument("--budget", type=int, default=None, help="the race's hands (default: the spec's)")
+    parser.add_argument("--remeasure", type=int, default=10_000_000, help="fresh hands per pick")
+    args = parser.parse_args()
+    compare(load_tuning(args.spec), args.budget, args.remeasure)
+
+
+if __name__ == "__main__":
+    main()
