@@ -225,6 +225,7 @@ def test_the_budget_must_cover_the_first_round(tmp_path):
     t = parse_tuning(tiny(budget=1000))
     with pytest.raises(SimkitError, match="does not cover the first round: 8 candidates x 4 rotations x 64"):
         run_tuning(t, str(tmp_path / "t"))
+    assert list((tmp_path / "t").iterdir()) == []  # nothing written: the same command with a budget can go on
 
 
 def test_ezelen_tunes_a_passing_policy_with_a_profile(tmp_path):

@@ -46,14 +46,10 @@ class Table:
         model values over those its strategy brings: as a profile like Ezelen's `watcher` does)."""
         key = str(candidate)
         if key not in self._seats:
-            lineup = (candidate,) + self.field
-            out = []
-            for r in range(self.players):
-                seats = list(self.game.seats_for(rotated(lineup, r), self.players))
-                if self.profile:
-                    seats[r] = replace(seats[r], model=tuple((dict(seats[r].model) | dict(self.profile)).items()))
-                out.append(seats)
-            self._seats[key] = out
+            seats = list(self.game.seats_for([candidate, *self.field], self.players))  # resolved once, then rotated
+            if self.profile:
+                seats[0] = replace(seats[0], model=tuple((dict(seats[0].model) | dict(self.profile)).items()))
+            self._seats[key] = [rotated(tuple(seats), r) for r in range(self.players)]
         return self._seats[key]
 
 

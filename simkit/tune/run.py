@@ -69,6 +69,10 @@ def run_tuning(t: Tuning, out: str, budget: int | None = None, resume: bool = Fa
         if meta.get("complete"):  # a resume of a finished tuning plays nothing
             return folder
         cands = candidates_of(t)
+        if not meta["rounds"] and len(cands) * t.players * t.first > budget:  # before anything is written
+            raise SimkitError(f"the budget ({budget:,} hands) does not cover the first round: {len(cands):,} "
+                              f"candidates x {t.players} rotations x {t.first} deals = "
+                              f"{len(cands) * t.players * t.first:,} hands")
         if "candidates" not in meta:
             _write_candidates(folder, cands)
             meta["candidates"] = len(cands)
@@ -85,10 +89,6 @@ def run_tuning(t: Tuning, out: str, budget: int | None = None, resume: bool = Fa
             if len(live) * n * block > left:
                 block = left // (len(live) * n)
             if len(live) == 1 or block < t.first:
-                if k == 0:
-                    raise SimkitError(f"the budget ({budget:,} hands) does not cover the first round: {len(live):,} "
-                                      f"candidates x {n} rotations x {t.first} deals = {len(live) * n * t.first:,} "
-                                      "hands")
                 meta["race_over"] = True
                 meta["ended"] = "one left" if len(live) == 1 else "budget spent"
                 break
