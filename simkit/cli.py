@@ -436,9 +436,13 @@ def tune(spec_file, out, budget, resume, threads, strategy_files):
                                 told=lambda line: bar.write(line, file=sys.stderr))
         except KeyboardInterrupt:
             bar.close()
-            again = f"simkit tune {spec_file} --out {out}" + (f" --budget {budget}" if budget else "") + " --resume"
-            click.echo(f"simkit: interrupted; the rounds played are kept in {out}; finish the tuning with: {again}",
-                       err=True)
+            again = f"simkit tune {spec_file} --out {out}" + (f" --budget {budget}" if budget else "")
+            if os.path.isfile(os.path.join(out, "tune.json")):
+                click.echo(f"simkit: interrupted; the rounds finished are kept in {out}; finish the tuning with: "
+                           f"{again} --resume", err=True)
+            else:
+                click.echo(f"simkit: interrupted before the tuning began; nothing is kept; start it again with: "
+                           f"{again}", err=True)
             sys.exit(130)
     copy_spec(spec_file, out)
     click.echo(summary(folder))

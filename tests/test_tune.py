@@ -208,6 +208,10 @@ def test_ctrl_c_and_resume_give_the_same_answer(tmp_path):
         if len(calls) == 2:  # after the first round
             raise KeyboardInterrupt
 
+    with pytest.raises(KeyboardInterrupt):  # in the first round: its record is there, no round yet
+        run_tuning(t, str(tmp_path / "c"), progress=lambda hands: (_ for _ in ()).throw(KeyboardInterrupt))
+    assert json.loads((tmp_path / "c" / "tune.json").read_text())["rounds"] == []
+    assert _tuned(run_tuning(t, str(tmp_path / "c"), resume=True))[0] == whole[0]
     with pytest.raises(KeyboardInterrupt):
         run_tuning(t, str(tmp_path / "b"), progress=ctrl_c)
     kept = json.loads((tmp_path / "b" / "tune.json").read_text())

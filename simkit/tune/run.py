@@ -73,9 +73,10 @@ def run_tuning(t: Tuning, out: str, budget: int | None = None, resume: bool = Fa
             raise SimkitError(f"the budget ({budget:,} hands) does not cover the first round: {len(cands):,} "
                               f"candidates x {t.players} rotations x {t.first} deals = "
                               f"{len(cands) * t.players * t.first:,} hands")
-        if "candidates" not in meta:
+        if "candidates" not in meta:  # the record from the start: an interrupted first round resumes too
             _write_candidates(folder, cands)
             meta["candidates"] = len(cands)
+            _write_meta(folder, meta)
         table = Table(t.table, t.field, t.profile)
         sign = 1 if t.game.objective(t.table.match["mode"]).lower else -1
         sums, alive, rows = _state(folder, len(cands), meta)
@@ -225,6 +226,11 @@ def _state(folder: Path, k: int, meta: dict) -> tuple[Sums, np.ndarray, list[dic
     return sums, alive.copy(), rows
 
 
+def _write_meta(folder: Path, meta: dict) -> None:
+    with atomic_path(folder / META) as tmp:
+        tmp.write_text(json.dumps(meta, indent=2))
+
+
 def _write_candidates(folder: Path, cands: list[Candidate]) -> None:
     """The candidates, in the race's order: each one's label and its setting (JSON)."""
     with atomic_path(folder / CANDIDATES) as tmp:
@@ -247,7 +253,6 @@ def _save(folder: Path, meta: dict, sums: Sums, alive: np.ndarray, rows: list[di
                 np.savez(f, sums=sums.sums, cross=sums.cross, deals=sums.deals, alive=alive)
     with atomic_path(folder / RACE) as tmp:
         pd.DataFrame(rows, columns=RACE_COLUMNS).to_parquet(tmp, index=False)
-    with atomic_path(folder / META) as tmp:
-        tmp.write_text(json.dumps(meta, indent=2))
+    _write_meta(folder, meta)
     if final:
         (folder / STATE).unlink(missing_ok=True)
