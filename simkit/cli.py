@@ -69,6 +69,22 @@ strategy_file_opt = click.option("--strategy-file", "strategy_files", multiple=T
                                  help="Load your own strategies from a Python file (repeatable).")
 
 
+def dask_opts(f):
+    """Where a run's deals play besides this process: `run` and `tune` take the same two options."""
+    f = click.option("--scheduler", type=str, default=None,
+                     help="Play on an existing Dask cluster (tcp://host:8786).")(f)
+    return click.option("--workers", type=int, default=None, help="Play on a local Dask cluster of K processes.")(f)
+
+
+def check_dask(workers: int | None, scheduler: str | None) -> None:
+    if workers is not None and scheduler is not None:
+        raise SimkitError("give --workers (a local Dask cluster) or --scheduler (an existing one), not both")
+    if workers is not None:
+        check_count(workers, "--workers")
+    if scheduler is not None:
+        options.check_scheduler(scheduler)
+
+
 def play_opts(f):
     """What `simulate` and `trace` both take: the game, its table, seed, strategies and options."""
     for option in reversed((game_opt, players_opt, seed_opt, strategies_opt, _rule_flag_opts, rule_opt, model_opt,
@@ -334,8 +350,7 @@ def strength(game, players, hands, seed, strategies, field, rule_pairs, strategy
 @click.option("--out", "out", type=str, default=None, help="Folder for the results (default: runs/<name>).")
 @click.option("--hands", "-H", type=int, default=None, help="Hands per cell, overriding the spec.")
 @click.option("--resume", is_flag=True, help="Finish an interrupted run in --out without recomputing.")
-@click.option("--workers", type=int, default=None, help="Run the chunks on a local Dask cluster of K processes.")
-@click.option("--scheduler", type=str, default=None, help="Run the chunks on an existing Dask cluster (tcp://host:8786).")
+@dask_opts
 @click.option("--threads", type=int, default=None, help="Engine threads in this process (default: all cores).")
 @click.option("--rows", is_flag=True, help="Also write results.parquet: one row per hand (or match) and seat.")
 @strategy_file_opt
@@ -351,12 +366,7 @@ def run(spec_file, out, hands, resume, workers, scheduler, threads, rows, strate
     spec = load_spec(spec_file)
     if hands is not None:
         check_count(hands, "--hands")
-    if workers is not None and scheduler is not None:
-        raise SimkitError("give --workers (a local Dask cluster) or --scheduler (an existing one), not both")
-    if workers is not None:
-        check_count(workers, "--workers")
-    if scheduler is not None:
-        options.check_scheduler(scheduler)
+    check_dask(workers, scheduler)
     _set_threads(threads)
     out = out or os.path.join("runs", spec.name)
     unit = games.get(spec.game).unit(spec.match["mode"])
@@ -413,9 +423,10 @@ def _interrupted(spec, spec_file: str, out: str, hands: int | None) -> None:
 @click.option("--out", "out", type=str, default=None, help="Folder for the tuning (default: runs/<name>).")
 @click.option("--budget", type=int, default=None, help="Hands the race may play in all, overriding the spec.")
 @click.option("--resume", is_flag=True, help="Finish an interrupted tuning in --out from its last round.")
+@dask_opts
 @click.option("--threads", type=int, default=None, help="Engine threads in this process (default: all cores).")
 @strategy_file_opt
-def tune(spec_file, out, budget, resume, threads, strategy_files):
+def tune(spec_file, out, budget, resume, workers, scheduler, threads, strategy_files):
     """Race a strategy's settings (a template and its space, TOML) on shared deals, drop the
     decisively worse after each round, and confirm the winner on fresh deals."""
     from simkit.experiments.runner import copy_spec
@@ -427,13 +438,15 @@ def tune(spec_file, out, budget, resume, threads, strategy_files):
     spec = load_tuning(spec_file)
     if budget is not None:
         check_count(budget, "--budget")
+    check_dask(workers, scheduler)
     _set_threads(threads)
     out = out or os.path.join("runs", spec.name)
     unit = spec.game.unit(spec.table.match["mode"])
     with _progress((budget or spec.budget) + confirm_hands(spec), unit[:-1]) as bar:
         try:
             folder = run_tuning(spec, out, budget, resume, progress=bar.update,
-                                told=lambda line: bar.write(line, file=sys.stderr))
+                                told=lambda line: bar.write(line, file=sys.stderr), workers=workers,
+                                scheduler=scheduler, strategy_files=strategy_files)
         except KeyboardInterrupt:
             bar.close()
             again = f"simkit tune {spec_file} --out {out}" + (f" --budget {budget}" if budget else "")

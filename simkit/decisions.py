@@ -155,6 +155,24 @@ def distinct_functions(seatings: list[list[Seat]], known: list = ()) -> list:
     return out
 
 
+def batches(items: list[tuple[list[list[Seat]], int, object]], most_functions: int, most_cost: int) -> list[list[int]]:
+    """Items (their seatings, a cost, a key) in runs that one engine call plays: consecutive items
+    of one key while the distinct strategy functions they seat stay within `most_functions` (what
+    the driver is compiled for) and their costs add up to at most `most_cost`."""
+    out: list[list[int]] = []
+    functions: list = []
+    cost = 0
+    for k, (seatings, price, key) in enumerate(items):
+        more = distinct_functions(seatings, functions)
+        if out and items[out[-1][0]][2] == key and len(more) <= most_functions and cost + price <= most_cost:
+            out[-1].append(k)
+            functions, cost = more, cost + price
+        else:
+            out.append([k])
+            functions, cost = distinct_functions(seatings), price
+    return out
+
+
 def engine(seats: list[Seat], driver, *args):
     """Call a compiled driver playing `seats`: Ctrl-C stops the wait at once (simkit.interrupt),
     and an exception raised in compiled code while a strategy file's strategy sits at the table

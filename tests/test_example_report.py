@@ -49,7 +49,6 @@ def test_the_example_tuning_is_reproduced_by_the_code(tmp_path):
     a sample of the candidates replayed on its deals gives the committed estimates."""
     import shutil
 
-    import numpy as np
     import pandas as pd
 
     from simkit.reports.tuning import make_tuning_report
@@ -73,9 +72,8 @@ def test_the_example_tuning_is_reproduced_by_the_code(tmp_path):
     assert [c.label for c in cands] == [c["label"] for c in meta["candidates"]]
     first = pd.read_parquet(example / "race.parquet").query("round == 0").set_index("candidate")
     sample = sorted({meta["winner"], *range(0, len(cands), 97)})
-    sums = Sums.zeros(len(sample))
-    sums.add(np.arange(len(sample)), deal_values(Table(t.table, t.field, t.profile), [cands[c].spec for c in sample],
-                                                 0, meta["rounds"][0]["deals"]))
+    sums = Sums.of(deal_values(Table(t.table, t.field, t.profile), [cands[c].spec for c in sample], 0,
+                               meta["rounds"][0]["deals"]))
     for j, c in enumerate(sample):
         e = estimate(sums, j)
         assert (e.mean, e.half) == (first.at[c, "mean"], first.at[c, "half"])

@@ -5,6 +5,7 @@ errors."""
 
 import json
 import math
+import shutil
 import tomllib
 
 import numba as nb
@@ -15,8 +16,10 @@ import pytest
 from simkit import experiments
 from simkit.errors import SimkitError
 from simkit.experiments.spec import parse_spec_dict
+from simkit.plugins import load_strategy_file
 from simkit.reports import tables
 from simkit.tune import race as rc
+from simkit.tune import run as tune_run
 from simkit.tune.play import Table, deal_values
 from simkit.tune.run import run_tuning
 from simkit.tune.space import parse_space
@@ -99,12 +102,16 @@ def test_a_bad_space_is_one_error(template, space, words):
     ({"budget": 0}, "key 'budget'"),
     ({"tune": None}, "missing key 'tune'"),
     ({"hands": 5}, "unknown key 'hands'"),
-    ({"race": {"sampler": "anneal"}}, "key 'race.sampler' must be one of grid, random"),
+    ({"race": {"sampler": "anneal"}}, "key 'race.sampler' must be one of grid, random, tpe"),
+    ({"race": {"iterations": 3}}, "key 'race.iterations' applies to the tpe sampler only"),
+    ({"race": {"sampler": "tpe", "candidates": 5, "iterations": 3}}, "must be at least twice race.iterations"),
+    ({"race": {"sampler": "tpe", "iterations": 0}}, "key 'race.iterations' must be 1..64"),
     ({"race": {"alpha": 2}}, "key 'race.alpha'"),
     ({"race": {"first": 3}}, "key 'race.first' must be at least 16"),
     ({"confirm": {"seed": 3}}, "key 'confirm.seed' must differ"),
     ({"field": ["greedy", "greedy", "nosuch"]}, "nosuch"),
     ({"profile": {"attention": 0.5}}, "key 'profile' does not apply"),
+    ({"tune": "{lead}", "space": {"lead": ["greedy", "lowest"]}}, "key 'default' is needed"),
 ])
 def test_a_bad_tuning_spec_is_one_error(changes, words):
     with pytest.raises(SimkitError) as e:
@@ -130,8 +137,8 @@ def test_estimates_are_the_paired_statistics_of_the_deals():
     x = rng.integers(0, 60, (3, 500))
     x[1] = x[0] + 3 + rng.integers(-2, 3, 500)  # worse by 3 a deal, paired
     s = rc.Sums.zeros(3)
-    s.add(np.arange(3), x[:, :200])
-    s.add(np.arange(3), x[:, 200:])  # two rounds add up to one
+    s.merge(np.arange(3), rc.Sums.of(x[:, :200]))
+    s.merge(np.arange(3), rc.Sums.of(x[:, 200:]))  # two rounds add up to one
     e = rc.estimate(s, 1, 0)
     d = x[1] - x[0]
     assert math.isclose(e.mean, x[1].mean()) and math.isclose(e.diff, d.mean())
@@ -177,7 +184,7 @@ def test_values_do_not_depend_on_the_split_or_the_threads():
 
 def _tuned(folder) -> tuple[dict, pd.DataFrame]:
     meta = read(folder)
-    for key in ("race_s",):
+    for key in ("race_s", "executor"):
         meta.pop(key, None)
     return meta, pd.read_parquet(folder / "race.parquet")
 
@@ -225,6 +232,95 @@ def test_ctrl_c_and_resume_give_the_same_answer(tmp_path):
     pd.testing.assert_frame_equal(resumed[1], whole[1])
 
 
+def test_a_dask_cluster_gives_the_same_answer_bit_for_bit(tmp_path):
+    """An existing cluster (--scheduler) of two workers, a user's strategy in the field that the
+    workers load themselves: every round's sums, the race and the confirmation as in this process."""
+    distributed = pytest.importorskip("distributed")
+    example = "strategies/examples/my_strategies.py"
+    load_strategy_file(example)
+    t = parse_tuning(tiny(field=["pairs_first(min_raise=5)", "greedy", "greedy"]))
+    here = _tuned(run_tuning(t, str(tmp_path / "here"), strategy_files=(example,)))
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  env={"NUMBA_NUM_THREADS": "1"}) as cluster:
+        folder = run_tuning(t, str(tmp_path / "there"), scheduler=cluster.scheduler_address,
+                            strategy_files=(example,))
+    assert read(folder)["executor"] == f"dask {cluster.scheduler_address}"
+    there = _tuned(folder)
+    assert there[0] == here[0]  # the confirmation's 300 deals played in spans of 64 there
+    pd.testing.assert_frame_equal(there[1], here[1])
+
+
+TPE = {"name": "e", "game": "ezelen", "players": 3, "seed": 5, "field": ["greedy"] * 2, "tune": "{policy}",
+       "default": "greedy",
+       "space": {"policy": ["greedy", "random", "memory(weight={w})"], "w": {"low": 0.0, "high": 4.0}},
+       "budget": 60_000, "race": {"sampler": "tpe", "candidates": 9, "iterations": 3, "first": 32},
+       "confirm": {"deals": 100}}
+
+
+def test_tpe_proposes_in_iterations_over_a_continuous_range_and_resumes_bit_for_bit(tmp_path, monkeypatch):
+    """Optuna's TPE proposes each iteration's settings (a real weight among them), the elites of
+    an iteration race on in the next on fresh deals; Ctrl-C in the second iteration and --resume
+    replay TPE's asks and tells to the same answer, as do Ctrl-C between a round's state and its
+    record, and in the confirmation; a replay that proposes otherwise is refused."""
+    t = parse_tuning(TPE)
+    whole = _tuned(run_tuning(t, str(tmp_path / "a")))
+    meta = whole[0]
+    assert len(meta["iterations"]) == 3 and meta["complete"]
+    weights = [c["setting"]["w"] for c in meta["candidates"] if "w" in c["setting"]]
+    assert weights and all(0 <= w <= 4 for w in weights) and any(w != round(w, 3) for w in weights)  # a continuum
+    assert all(c["label"] in meta["told"] for c in meta["candidates"])
+    for before, it in zip(meta["iterations"], meta["iterations"][1:]):
+        assert set(before["elites"]) <= set(it["members"]) and it["seed"] != before["seed"]
+    assert meta["winner"] in meta["iterations"][-1]["members"]
+    assert set(whole[1]["iteration"]) == {0, 1, 2}
+    folder = tmp_path / "b"
+
+    def ctrl_c(hands: int) -> None:
+        if len(json.loads((folder / "tune.json").read_text())["iterations"]) >= 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_tuning(t, str(folder), progress=ctrl_c)
+    kept = json.loads((folder / "tune.json").read_text())
+    assert len(kept["iterations"]) == 2 and not kept["complete"]
+    damaged = tmp_path / "c"
+    shutil.copytree(folder, damaged)
+    kept["trials"][0]["ask"] = "sticky"  # not in the space: TPE proposes another setting first
+    (damaged / "tune.json").write_text(json.dumps(kept))
+    with pytest.raises(SimkitError, match="cannot resume this tuning: Optuna .* proposes"):
+        run_tuning(t, str(damaged), resume=True)
+    real_write, real_confirm = tune_run._write_meta, tune_run._confirm
+    writes = []
+
+    def cut_after_the_state(*args):  # Ctrl-C after a round's state is written, before its record
+        writes.append(1)
+        if len(writes) == 2:
+            raise KeyboardInterrupt
+        real_write(*args)
+
+    def cut_in_the_confirmation(*args):
+        raise KeyboardInterrupt
+
+    for cut in ({"_write_meta": cut_after_the_state}, {"_confirm": cut_in_the_confirmation}):
+        with monkeypatch.context() as m:
+            m.setattr(tune_run, *next(iter(cut.items())))
+            with pytest.raises(KeyboardInterrupt):
+                run_tuning(t, str(folder), resume=True)
+    assert tune_run._write_meta is real_write and tune_run._confirm is real_confirm
+    resumed = _tuned(run_tuning(t, str(folder), resume=True))
+    assert resumed[0] == whole[0]
+    pd.testing.assert_frame_equal(resumed[1], whole[1])
+
+
+def test_tpe_checks_its_budget_and_its_space_before_writing(tmp_path):
+    with pytest.raises(SimkitError, match=r"its first of 3 iterations gets 200\) does not cover the first round"):
+        run_tuning(parse_tuning({**TPE, "budget": 600}), str(tmp_path / "a"))
+    one = {**TPE, "tune": "{policy}", "space": {"policy": ["greedy"]}}
+    with pytest.raises(SimkitError, match="the space holds one strategy only"):
+        run_tuning(parse_tuning(one), str(tmp_path / "b"))
+    assert not list((tmp_path / "a").iterdir()) and not list((tmp_path / "b").iterdir())
+
+
 def test_the_budget_must_cover_the_first_round(tmp_path):
     t = parse_tuning(tiny(budget=1000))
     with pytest.raises(SimkitError, match="does not cover the first round: 8 candidates x 4 rotations x 64"):
@@ -261,3 +357,5 @@ def test_the_cli_tunes_and_says_what_it_found(run, tmp_path):
     assert code == 2 and err.count("\n") == 1 and "is not empty" in err
     code, _, err = run("tune", path, "--out", tmp_path / "u", "--budget", "0")
     assert code == 2 and "--budget must be positive" in err
+    code, _, err = run("tune", path, "--out", tmp_path / "u", "--workers", "2", "--scheduler", "tcp://h:8786")
+    assert code == 2 and err.count("\n") == 1 and "not both" in err

@@ -1,27 +1,67 @@
-"""Where chunks run: in this process (the engine uses every core), or on a Dask cluster — a local
-one started for the run (`workers`) or an existing one (`scheduler`). Every executor yields
-(task, the engine's arrays) as chunks finish; the runner writes each one to disk at once, so a run stopped at
-any moment keeps every finished chunk."""
+"""Where tasks run: in this process (the engine uses every core), or on a Dask cluster — a local
+one started for the run (`workers`) or an existing one (`scheduler`). A pool is opened once for
+a run (a tuning maps one round after another on it); `map` yields (task, what it returned) as
+tasks finish, so the caller can write each one at once and a run stopped at any moment keeps
+every finished one. Callers fold the results with integer addition, so their order does not
+change the answer."""
 
 import logging
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 
 from simkit.errors import SimkitError
 
-Play = Callable[..., dict]
+Play = Callable[..., object]
 
 
-def in_process(play: Play, tasks: Sequence, *args) -> Iterator[tuple[object, dict]]:
-    for task in tasks:
-        yield task, play(task, *args)
+class InProcess:
+    """Tasks one after another in this process."""
+
+    workers = 1
+
+    def map(self, play: Play, tasks: Sequence, *args) -> Iterator[tuple[object, object]]:
+        for task in tasks:
+            yield task, play(task, *args)
 
 
-def on_dask(play: Play, tasks: Sequence, *args, workers: int | None = None,
-            scheduler: str | None = None) -> Iterator[tuple[object, dict]]:
-    """Submit every chunk to Dask; yield them as they finish. The chunk function lives in the
-    installed package, so a standalone worker imports it like any other module."""
+class OnDask:
+    """Tasks submitted to a Dask client at once, yielded as they finish. The task function lives
+    in the installed package, so a standalone worker imports it like any other module."""
+
+    def __init__(self, client) -> None:
+        self.client = client
+
+    @property
+    def workers(self) -> int:
+        return max(1, sum(self.client.nthreads().values()))
+
+    def map(self, play: Play, tasks: Sequence, *args) -> Iterator[tuple[object, object]]:
+        from distributed import as_completed
+
+        futures = {self.client.submit(play, task, *args, pure=False): task for task in tasks}
+        try:
+            for future in as_completed(futures):
+                yield futures[future], future.result()
+        finally:
+            self.client.cancel(list(futures))  # a caller that stops early leaves nothing running
+
+
+def describe(workers: int | None, scheduler: str | None) -> str:
+    """The executor in words, for a run's record."""
+    if workers is None and scheduler is None:
+        return "in-process"
+    return f"dask {scheduler}" if scheduler else f"dask local cluster, {workers} workers"
+
+
+@contextmanager
+def pool(workers: int | None = None, scheduler: str | None = None) -> Iterator[InProcess | OnDask]:
+    """This process (neither given), a local Dask cluster of `workers` processes, or the existing
+    cluster at `scheduler`; closed (a local cluster shut down) on leaving."""
+    if workers is None and scheduler is None:
+        yield InProcess()
+        return
     try:
-        from distributed import Client, LocalCluster, as_completed
+        from distributed import Client, LocalCluster
     except ImportError:
         raise SimkitError("--workers and --scheduler need dask.distributed (pip install 'dask[distributed]')") from None
     cluster = None
@@ -36,9 +76,7 @@ def on_dask(play: Play, tasks: Sequence, *args, workers: int | None = None,
                                silence_logs=logging.ERROR, env={"NUMBA_NUM_THREADS": "1"})
         client = Client(cluster)
     try:
-        futures = {client.submit(play, task, *args, pure=False): task for task in tasks}
-        for future in as_completed(futures):
-            yield futures[future], future.result()
+        yield OnDask(client)
     finally:
         client.close()
         if cluster is not None:

@@ -190,24 +190,21 @@ def _write_results(spec: Spec, out: str, hands: int | None, progress: Callable[[
                     - sum(t.hi - t.lo for _, t in todo) * per_deal)
         order = {task: index for index, task in todo}
         pending = [task for _, task in todo]
-        if workers is None and scheduler is None:
-            done = executors.in_process(play_chunk, pending, spec, files, keep_rows, lay)
-        else:
-            done = executors.on_dask(play_chunk, pending, spec, files, keep_rows, lay, workers=workers,
-                                     scheduler=scheduler)
-        for finished, (task, (part, played, seconds)) in enumerate(done, 1):
-            engine_s += seconds
-            if writer is not None:  # the rows' chunk files first: a chunk's statistics file says it is whole
-                _made(chunks)
-                olds = _replays_of(replay_of, task)  # `played` comes in the same order
-                writer.add(order[task], olds, [arrays for _, _, arrays in played],
-                           [chunks / f"{old.name}.arrow" for old in olds])
-                writer.flush()
-            if finished < len(pending):  # the last one goes straight into stats.parquet
-                st.write_chunk(part, _made(chunks) / f"{task.name}.npy")
-            total = part if total is None else total + part
-            if progress:
-                progress((task.hi - task.lo) * per_deal)
+        with executors.pool(workers, scheduler) as pool:
+            for finished, (task, (part, played, seconds)) in enumerate(
+                    pool.map(play_chunk, pending, spec, files, keep_rows, lay), 1):
+                engine_s += seconds
+                if writer is not None:  # the rows' chunk files first: a chunk's statistics file says it is whole
+                    _made(chunks)
+                    olds = _replays_of(replay_of, task)  # `played` comes in the same order
+                    writer.add(order[task], olds, [arrays for _, _, arrays in played],
+                               [chunks / f"{old.name}.arrow" for old in olds])
+                    writer.flush()
+                if finished < len(pending):  # the last one goes straight into stats.parquet
+                    st.write_chunk(part, _made(chunks) / f"{task.name}.npy")
+                total = part if total is None else total + part
+                if progress:
+                    progress((task.hi - task.lo) * per_deal)
         if writer is not None:
             writer.close()
     except BaseException:
@@ -221,8 +218,7 @@ def _write_results(spec: Spec, out: str, hands: int | None, progress: Callable[[
             "hands": count, "cells": len(spec.cells()), "replays_per_deal": per_deal, "chunks": len(tasks),
             "chunk_deals": size, "match": spec.match, "seating": spec.seating, "rules": spec.rules,
             "baseline": str(spec.baseline), "rows": keep_rows,
-            "executor": "in-process" if workers is None and scheduler is None else
-            (f"dask {scheduler}" if scheduler else f"dask local cluster, {workers} workers"),
+            "executor": executors.describe(workers, scheduler),
             "played_now": played_now, "duration_s": round(elapsed, 3), "engine_ready_s": round(start - ready, 3),
             "engine_s": round(engine_s, 3),  # in the engine's calls, summed over chunks (and workers)
             "hands_per_s": round(played_now / elapsed) if played_now and elapsed > 0 else None,

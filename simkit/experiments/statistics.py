@@ -28,9 +28,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from simkit import games
+from simkit import decisions, games
 from simkit.blocks import most_blocks
-from simkit.decisions import distinct_functions
 from simkit.errors import SimkitError
 from simkit.experiments.chunks import rotated, seat_labels
 from simkit.experiments.spec import Spec
@@ -269,20 +268,8 @@ def _batches(cells: list[tuple[int, object, list]], measures: int, max_players: 
     """Cells (index, cell, seats) in runs that one engine call plays: consecutive cells of one
     player count, at most `max_players` distinct strategy functions and MOST_COLUMNS per-deal sums
     between them. Every cell costs Python around its call; a batch's cells share the deal."""
-    out: list[list[int]] = []
-    functions: list = []
-    columns = 0
-    for k, (_, cell, seats) in enumerate(cells):
-        more = distinct_functions([seats], functions)
-        wider = columns + _group_count(cell) * measures
-        if out and cells[out[-1][0]][1].players == cell.players and len(more) <= max_players \
-                and wider <= MOST_COLUMNS:
-            out[-1].append(k)
-            functions, columns = more, wider
-        else:
-            out.append([k])
-            functions, columns = distinct_functions([seats]), _group_count(cell) * measures
-    return out
+    return decisions.batches([([seats], _group_count(cell) * measures, cell.players) for _, cell, seats in cells],
+                             max_players, MOST_COLUMNS)
 
 
 def _group_count(cell) -> int:

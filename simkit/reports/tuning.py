@@ -20,7 +20,7 @@ from simkit.reports import tables  # noqa: E402
 from simkit.reports.report import figure_html, html_table, images_of, page, write_all  # noqa: E402
 from simkit.tune.run import META, RACE  # noqa: E402
 from simkit.tune.space import PLACEHOLDER, fill  # noqa: E402
-from simkit.tune.summary import answer, confirmation, field_text, figure, read, role  # noqa: E402
+from simkit.tune.summary import answer, confirmation_table, field_text, figure, read  # noqa: E402
 
 SHOWN = 6  # candidates named in the race figure: the last ones standing
 
@@ -42,8 +42,11 @@ def _last(meta: dict, rows: pd.DataFrame) -> pd.DataFrame:
 
 def figure_race(meta: dict, rows: pd.DataFrame):
     """Every candidate's paired difference to the round's leader (its figure per hand) against the
-    deals played, a line until it was dropped (an x); the last few standing named, with intervals."""
+    deals played, a line until it was dropped (an x); the last few standing named, with intervals.
+    With iterations (tpe), the last one's race: the one that decided."""
     fig, ax = plt.subplots(figsize=(9, 4.6))
+    if "iteration" in rows:
+        rows = rows[rows["iteration"] == rows["iteration"].max()]
     rows = rows.assign(diff=rows["diff"].map(lambda x: figure(meta, x)),
                        diff_half=rows["diff_half"].map(lambda x: figure(meta, x)))
     final = rows[rows["round"] == rows["round"].max()]
@@ -122,6 +125,51 @@ def _within(name: str, inner: dict[str, set[str]]) -> set[str]:
     return out
 
 
+def proposals(meta: dict) -> pd.DataFrame:
+    """The tpe sampler's settings in the order proposed: the iteration that raced each first, the
+    mean TPE was told (its figure per hand, on that iteration's deals), its values."""
+    first = {}
+    for it in meta["iterations"]:
+        for c in it["members"]:
+            first.setdefault(c, it["iteration"])
+    out = [{"candidate": c, "iteration": first[c], "told": meta["told"][cand["label"]], **cand["setting"]}
+           for c, cand in enumerate(meta["candidates"]) if c in first and cand["label"] in meta["told"]]
+    return pd.DataFrame(out)
+
+
+def figure_proposals(meta: dict, found: pd.DataFrame):
+    """Left: the mean told to TPE of each setting in the order proposed, an iteration a colour, the
+    winner ringed. Right and on: the response, the told means along each name's values."""
+    names = [d["name"] for d in json.loads(meta["spec"])["space"] if d["name"] in found][:3]
+    fig, axes = plt.subplots(1, 1 + len(names), figsize=(4.2 + 3.2 * len(names), 3.6), squeeze=False)
+    colours = plt.cm.viridis(np.linspace(0, 0.85, max(int(found["iteration"].max()) + 1, 1)))
+    win = found[found["candidate"] == meta["winner"]]
+    ax = axes[0][0]
+    for j, part in found.groupby("iteration"):
+        ax.plot(part["candidate"], part["told"], "o", ms=4, color=colours[j], label=f"iteration {j + 1}")
+    ax.plot(win["candidate"], win["told"], "o", ms=11, mfc="none", mec="#b33", mew=1.5, label="the winner")
+    ax.set_xlabel("setting, in the order proposed")
+    ax.set_ylabel(f"{meta['label']}\n(told to TPE)", fontsize=9)
+    ax.legend(fontsize=7)
+    for ax, name in zip(axes[0][1:], names):
+        part = found[found[name].notna()]
+        values = part[name].tolist()
+        numeric = all(isinstance(v, (int, float)) for v in values)
+        ticks = sorted(set(values), key=str)
+        x = np.asarray(values, float) if numeric else np.array([ticks.index(v) for v in values], float)
+        ax.scatter(x, part["told"], s=14, c=[colours[j] for j in part["iteration"]])
+        if name in win and win[name].notna().all():
+            w = win[name].iloc[0]
+            ax.plot([w if numeric else ticks.index(w)], win["told"], "o", ms=11, mfc="none", mec="#b33", mew=1.5)
+        if not numeric:
+            ax.set_xticks(range(len(ticks)), [str(v) for v in ticks], rotation=40, ha="right", fontsize=7)
+        ax.set_title(name, fontsize=10)
+    for ax in axes[0]:
+        ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
 def figure_response(meta: dict, slices: dict[str, pd.DataFrame]):
     """One panel per name: the difference to the leader along its values, the others as the winner's."""
     names = list(slices)[:4]
@@ -144,24 +192,17 @@ def figure_response(meta: dict, slices: dict[str, pd.DataFrame]):
 
 
 def rounds_table(meta: dict, rows: pd.DataFrame) -> pd.DataFrame:
+    many = len(meta.get("iterations", [])) > 1
     out = []
     for r in meta["rounds"]:
         lead = rows[(rows["round"] == r["round"]) & (rows["candidate"] == r["leader"])].iloc[0]
-        out.append({"round": r["round"] + 1, "deals": f"{r['deals']:,}", "candidates": f"{r['alive']:,}",
+        out.append({**({"iteration": r["iteration"] + 1} if many else {}), "round": r["round"] + 1,
+                    "deals": f"{r['deals']:,}", "candidates": f"{r['alive']:,}",
                     "dropped": f"{len(r['dropped']):,}", "test level": f"{r['level']:.2g}",
                     "leader": meta["candidates"][r["leader"]]["label"],
                     meta["label"]: value(figure(meta, lead["mean"]), figure(meta, lead["half"]), meta["share"]),
                     "hands so far": f"{r['hands']:,}"})
     return pd.DataFrame(out)
-
-
-def confirmation_table(meta: dict) -> pd.DataFrame:
-    table = confirmation(meta)
-    share = meta["share"]
-    return pd.DataFrame({"strategy": table["strategy"], "as": [role(r) for r in table["role"]],
-                         meta["label"]: [value(m, h, share) for m, h in zip(table["mean"], table["ci95"])],
-                         "worse than the winner by": ["" if i == 0 else value(d, h, share, sign=True) for i, (d, h)
-                                                      in enumerate(zip(table["worse_by"], table["worse_ci95"]))]})
 
 
 def space_table(meta: dict) -> pd.DataFrame:
@@ -186,33 +227,52 @@ def make_tuning_report(folder: str) -> Path:
     game = games.get(meta["game"])
     sentence = answer(meta)
     rules = ", ".join(f"{k} = {v}" for k, v in meta["rules"].items())
+    iterations = spec.get("iterations", 1)
+    if spec["sampler"] == "tpe":
+        how = (f"over {len(meta['candidates']):,} distinct settings that TPE (Optuna's sampler) proposed in "
+               f"{len(meta['iterations'])} iterations: each iteration raced the settings proposed beside the best "
+               "survivors of the one before, on deals of its own (the first with seed "
+               f"{meta['seed']}), and TPE was told each new setting's mean before proposing the next. Each "
+               "iteration ran in")
+        level = f"{spec['alpha']:g} / {iterations} / 2^round so that the whole race spends at most {spec['alpha']:g}"
+    else:
+        how = (f"over {len(meta['candidates']):,} distinct settings ({spec['sampler']}). They were raced on the "
+               f"same deals (seed {meta['seed']}), in")
+        level = f"{spec['alpha']:g} / 2^round so that the whole race spends at most {spec['alpha']:g}"
     intro = (f"{game.title}, {meta['players']} players; the tuned seat among {field_text(meta)}, every deal "
-             f"played once per seat rotation. The strategy tuned: {meta['template']}, over {len(meta['candidates']):,} "
-             f"distinct settings ({spec['sampler']}). They were raced on the same deals (seed {meta['seed']}), in "
-             f"rounds of {spec['first']:,} deals and then {spec['growth']:g} times more each round; after each, every "
+             f"played once per seat rotation. The strategy tuned: {meta['template']}, {how} rounds of "
+             f"{spec['first']:,} deals and then {spec['growth']:g} times more each round; after each, every "
              "candidate was compared with the leader (the best mean) by a one-sided test of their paired "
              "difference over deals, and those decisively worse were dropped (Holm's correction across the "
-             f"candidates, at {spec['alpha']:g} / 2^round so that the whole race spends at most {spec['alpha']:g}). "
+             f"candidates, at {level}). "
              f"The race ended with {meta['ended']}, after {meta['spent']:,} {meta['unit']} of a budget of "
              f"{meta['budget']:,}. The winner was then played again on {meta['confirmation'][0]['deals']:,} fresh "
              f"deals (another seed) beside the runner-up, the family's default and the field's own strategy; every "
              f"± is a 95% interval over deals.")
     if rules:
         intro += f" Rules: {rules}."
-    slices = response(meta, last)
+    tpe = spec["sampler"] == "tpe"
+    slices = {} if tpe else response(meta, last)
     found = {"race.png": figure_race(meta, rows)}
     if slices:
         found["response.png"] = figure_response(meta, slices)
+    if tpe:
+        found["proposals.png"] = figure_proposals(meta, proposals(meta))
     images = images_of(found)
-    captions = {"race.png": "The race: each candidate's paired difference to the round's leader against the deals "
+    captions = {"race.png": ("The last iteration's race" if tpe else "The race") +
+                            ": each candidate's paired difference to the round's leader against the deals "
                             "played (grey lines; an x where it was dropped), the last ones standing named with their "
                             "95% intervals.",
+                "proposals.png": "What TPE proposed and was told: each setting's mean on the deals of the iteration "
+                                 "that first raced it (dropped ones on fewer deals), in the order proposed and along "
+                                 "each name of the space; the winner ringed.",
                 "response.png": "Around the winner: each name of the space varied alone, the others as the winner "
                                 "has them; each point a candidate's last paired difference to its round's leader, "
                                 "with its 95% interval (candidates dropped early were measured on fewer deals)."}
     sections = [("Confirmation on fresh deals", tables.markdown(confirmation_table(meta)), []),
                 ("The race", tables.markdown(rounds_table(meta, rows)), ["race.png"]),
-                ("Around the winner", "", ["response.png"] if slices else []),
+                ("Around the winner", "", ["response.png"] if slices else []) if not tpe else
+                ("What the sampler proposed", "", ["proposals.png"]),
                 ("The space", tables.markdown(space_table(meta)), [])]
     name = f"{meta['name']}: the best setting"
     md = [f"# {name}", "", intro, "", f"**{sentence}**", ""]

@@ -7,31 +7,32 @@ random search. `python -m simkit.tune.bench SPEC.toml [--budget HANDS] [--remeas
 3. Random search with the race's hands: settings drawn from the seed (as many as the race had
    candidates in its second round, at least 8), each on an equal share of the hands; the best
    mean its pick.
-4. The three picks measured again on `--remeasure` fresh hands each (another seed), paired: each
+4. TPE (the tpe sampler, `--tpe-candidates` settings in `--tpe-iterations` iterations) with the
+   race's hands.
+5. The four picks measured again on `--remeasure` fresh hands each (another seed), paired: each
    pick's figure and its distance to the grid's pick, with 95% intervals."""
 
 import argparse
+import dataclasses
 import tempfile
 import time
 
 import numpy as np
 
-from simkit.tune.play import Table, deal_values
-from simkit.tune.race import Sums, estimate
-from simkit.tune.run import SPAN, candidates_of, run_tuning
+from simkit.experiments.executors import InProcess
+from simkit.tune.play import Table, sums_over
+from simkit.tune.race import estimate
+from simkit.tune.run import candidates_of, run_tuning
 from simkit.tune.spec import Tuning, load_tuning
 from simkit.tune.summary import read
 
 
-def _means(table: Table, specs: list, deals: int, seed: int | None = None) -> np.ndarray:
+def _means(table: Table, specs: list, deals: int) -> np.ndarray:
     """Each candidate's sum of values over deals 0..deals-1 (no products: the grid needs means)."""
-    out = np.zeros(len(specs), np.int64)
-    for a in range(0, deals, SPAN):
-        out += deal_values(table, specs, a, min(deals, a + SPAN), seed).sum(axis=1)
-    return out
+    return sums_over(InProcess(), table, specs, 0, deals, cross=False).sums
 
 
-def compare(t: Tuning, budget: int | None, remeasure: int, echo=print) -> dict:
+def compare(t: Tuning, budget: int | None, remeasure: int, echo=print, tpe: tuple[int, int] = (64, 4)) -> dict:
     cands = candidates_of(t)
     table = Table(t.table, t.field, t.profile)
     n = t.players
@@ -59,16 +60,26 @@ def compare(t: Tuning, budget: int | None, remeasure: int, echo=print) -> dict:
     random_pick = drawn[int(min(range(count), key=lambda j: (sign * sums[j], j)))]
     echo(f"random search: {count} settings x {each:,} deals ({count * n * each:,} hands); pick "
          f"{cands[random_pick].label}")
-    picks = list(dict.fromkeys([grid_pick, pick, random_pick]))
+    by_tpe = dataclasses.replace(t, sampler="tpe", candidates=tpe[0], iterations=tpe[1])
+    with tempfile.TemporaryDirectory() as tmp:
+        start = time.perf_counter()
+        found = read(run_tuning(by_tpe, f"{tmp}/tpe", spent))
+        tpe_s = time.perf_counter() - start
+    label = found["candidates"][found["winner"]]["label"]
+    labels = [c.label for c in cands]
+    if label not in labels:  # off the grid (a real value between its steps): measured beside the others
+        cands = cands + [t.space.candidate(found["candidates"][found["winner"]]["setting"])]
+        labels.append(label)
+    tpe_pick = labels.index(label)
+    echo(f"tpe: {len(found['candidates'])} settings in {len(found['iterations'])} iterations, {found['spent']:,} "
+         f"hands in {tpe_s:.0f} s; pick {cands[tpe_pick].label}")
+    picks = list(dict.fromkeys([grid_pick, pick, random_pick, tpe_pick]))
     specs = [cands[c].spec for c in picks]
-    again = Sums.zeros(len(picks))
     fresh = max(1, remeasure // n)
-    for a in range(0, fresh, SPAN):
-        b = min(fresh, a + SPAN)
-        again.add(np.arange(len(picks)), deal_values(table, specs, a, b, seed=t.confirm_seed))
+    again = sums_over(InProcess(), table, specs, 0, fresh, t.confirm_seed)
     scale = n * t.game.objective(t.table.match["mode"]).scale
     out = {"race_hands": spent, "grid_hands": grid_hands, "share_of_grid": spent / grid_hands}
-    for who, c in (("grid", grid_pick), ("tuner", pick), ("random", random_pick)):
+    for who, c in (("grid", grid_pick), ("tuner", pick), ("random", random_pick), ("tpe", tpe_pick)):
         j = picks.index(c)
         e = estimate(again, j, None if j == 0 else 0, sign)
         out[who] = {"pick": cands[c].label, "figure": e.mean / scale, "half": e.half / scale,
@@ -85,8 +96,10 @@ def main() -> None:
     parser.add_argument("spec")
     parser.add_argument("--budget", type=int, default=None, help="the race's hands (default: the spec's)")
     parser.add_argument("--remeasure", type=int, default=10_000_000, help="fresh hands per pick")
+    parser.add_argument("--tpe-candidates", type=int, default=64, help="settings TPE proposes in all")
+    parser.add_argument("--tpe-iterations", type=int, default=4, help="iterations TPE proposes them in")
     args = parser.parse_args()
-    compare(load_tuning(args.spec), args.budget, args.remeasure)
+    compare(load_tuning(args.spec), args.budget, args.remeasure, tpe=(args.tpe_candidates, args.tpe_iterations))
 
 
 if __name__ == "__main__":

@@ -4,18 +4,22 @@ candidate (common random numbers: their differences are paired on deals). What c
 the objective per candidate and deal, summed over its rotations: whole numbers, so that any
 split of the deals into rounds, engine calls or workers adds up to the same totals."""
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from simkit import games
-from simkit.decisions import distinct_functions
+from simkit.decisions import batches
 from simkit.experiments.chunks import rotated
 from simkit.experiments.spec import Cell, Spec
 from simkit.strategy_spec import StrategySpec
+from simkit.tune.race import Sums
 
 MOST_SEATINGS = 128  # seatings an engine call plays (its arrays: seatings x deals x seats)
 MOST_DEALS = 4096    # deals an engine call plays
+SPAN = 8192          # deals a task plays and sums: the values it holds are candidates x SPAN
+LEAST_SPAN = 64      # deals a task plays at least, when a round is split among workers
 
 
 @dataclass
@@ -29,6 +33,10 @@ class Table:
     field: tuple[StrategySpec, ...]
     profile: tuple[tuple[str, float], ...] = ()
     _seats: dict = field(default_factory=dict, repr=False)
+
+    def __getstate__(self) -> dict:
+        """Sent to a worker without the resolved seats (it resolves its own)."""
+        return {**self.__dict__, "_seats": {}}
 
     @property
     def game(self) -> games.Game:
@@ -73,6 +81,33 @@ def deal_values(table: Table, candidates: list[StrategySpec], lo: int, hi: int, 
     return out
 
 
+def span_sums(span: tuple[int, int], table: Table, candidates: list[StrategySpec], seed: int | None = None,
+              files: tuple[str, ...] = (), cross: bool = True) -> Sums:
+    """The candidates' sums (and, with `cross`, sums of products) over deals span[0]..span[1]-1:
+    what a task returns, in this process or on a Dask worker (which loads the user's files first)."""
+    from simkit.plugins import load_strategy_file
+
+    for path in files:
+        load_strategy_file(path)
+    return Sums.of(deal_values(table, candidates, *span, seed), cross)
+
+
+def sums_over(pool, table: Table, candidates: list[StrategySpec], lo: int, hi: int, seed: int | None = None,
+              files: tuple[str, ...] = (), cross: bool = True,
+              progress: Callable[[int], None] | None = None) -> Sums:
+    """The candidates' sums over deals lo..hi-1, played in spans on `pool` (simkit.experiments.
+    executors) and added up: whole numbers, so the same for any split and any order the spans
+    finish in. On several workers a round is split so that each has a few spans to play."""
+    size = SPAN if pool.workers == 1 else max(LEAST_SPAN, min(SPAN, -(-(hi - lo) // (4 * pool.workers))))
+    spans = [(a, min(hi, a + size)) for a in range(lo, hi, size)]
+    total = Sums.zeros(len(candidates))
+    for (a, b), part in pool.map(span_sums, spans, table, candidates, seed, files, cross):
+        total.merge(np.arange(len(candidates)), part)
+        if progress:
+            progress(len(candidates) * table.players * (b - a))
+    return total
+
+
 def _reseeded(spec: Spec, seed: int) -> Spec:
     return replace(spec, seed=seed)
 
@@ -80,17 +115,5 @@ def _reseeded(spec: Spec, seed: int) -> Spec:
 def _batches(table: Table, candidates: list[StrategySpec]) -> list[list[int]]:
     """Candidates in runs that one engine call plays: at most the game's largest table of distinct
     strategy functions between them, and MOST_SEATINGS seatings."""
-    most = table.game.players[1]
     per = max(1, MOST_SEATINGS // table.players)
-    out: list[list[int]] = []
-    functions: list = []
-    for c, candidate in enumerate(candidates):
-        seatings = table.seatings(candidate)
-        more = distinct_functions(seatings, functions)
-        if out and len(out[-1]) < per and len(more) <= most:
-            out[-1].append(c)
-            functions = more
-        else:
-            out.append([c])
-            functions = distinct_functions(seatings)
-    return out
+    return batches([(table.seatings(c), 1, None) for c in candidates], table.game.players[1], per)

@@ -50,12 +50,20 @@ class Sums:
     def zeros(cls, k: int) -> "Sums":
         return cls(np.zeros(k, np.int64), np.zeros((k, k), np.int64), np.zeros(k, np.int64))
 
-    def add(self, which: np.ndarray, values: np.ndarray) -> None:
-        """The values (one row per candidate `which[j]`) of the same deals."""
+    @classmethod
+    def of(cls, values: np.ndarray, cross: bool = True) -> "Sums":
+        """The sums of values[c, i] (candidate c, deal i); without `cross`, no products (zeros)."""
+        k, d = values.shape
+        return cls(values.sum(axis=1, dtype=np.int64), gram(values) if cross else np.zeros((k, k), np.int64),
+                   np.full(k, d, np.int64))
+
+    def merge(self, which: np.ndarray, other: "Sums") -> None:
+        """Add `other` (candidate j of it is candidate which[j] here): integer addition, so the
+        order sums are merged in does not matter."""
         which = np.asarray(which, np.int64)
-        self.sums[which] += values.sum(axis=1)
-        self.cross[np.ix_(which, which)] += gram(values)
-        self.deals[which] += values.shape[1]
+        self.sums[which] += other.sums
+        self.cross[np.ix_(which, which)] += other.cross
+        self.deals[which] += other.deals
 
 
 @dataclass(frozen=True)

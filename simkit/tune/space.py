@@ -52,6 +52,14 @@ class Dimension:
             return grid[min(int(u * len(grid)), len(grid) - 1)]
         return self.low + u * (self.high - self.low)
 
+    def suggest(self, trial):
+        """The value an Optuna trial proposes for this name: a choice, a whole number or a real."""
+        if self.choices:
+            return trial.suggest_categorical(self.name, list(self.choices))
+        if self.whole:
+            return trial.suggest_int(self.name, int(self.low), int(self.high), step=int(self.step))
+        return trial.suggest_float(self.name, self.low, self.high, step=self.step or None)
+
     def shown(self) -> str:
         if self.choices:
             return f"{self.name} in {{{', '.join(map(_text, self.choices))}}}"
@@ -129,6 +137,21 @@ class Space:
         return list(out.values())
 
 
+    def suggest(self, trial) -> Candidate:
+        """The candidate an Optuna trial proposes. A name is asked for only when the template, or a
+        choice already picked, holds it: a conditional space, which TPE models as one."""
+        by = {d.name: d for d in self.dimensions}
+        setting: dict = {}
+        todo = PLACEHOLDER.findall(self.template)
+        while todo:
+            name = todo.pop(0)
+            if name not in setting:
+                setting[name] = by[name].suggest(trial)
+                if isinstance(setting[name], str):
+                    todo += PLACEHOLDER.findall(setting[name])
+        return self.candidate(setting)
+
+
 def _distinct(candidates: Iterator[Candidate]) -> list[Candidate]:
     out: dict[str, Candidate] = {}
     for c in candidates:
@@ -200,8 +223,8 @@ def _dimension(name: str, value: object) -> Dimension:
     low, high, step = value["low"], value["high"], value.get("step", 0)
     if high < low:
         raise SimkitError(f"{where}: high {high} is below low {low}")
-    if step < 0:
-        raise SimkitError(f"{where}.step must be positive, got {step}")
+    if step < 0 or ("step" in value and step == 0):
+        raise SimkitError(f"{where}.step must be positive (leave it out for a real continuum), got {step}")
     whole = all(isinstance(value.get(k, 1), int) for k in ("low", "high", "step"))
     if whole and "step" not in value:
         step = 1

@@ -13,8 +13,9 @@ from simkit.tune.space import MOST_CANDIDATES, Space, parse_space
 
 KEYS = {"name", "game", "players", "seed", "rules", "match", "model", "field", "tune", "space", "budget",
         "default", "profile", "race", "confirm"}
-SAMPLERS = ("grid", "random")
-RACE = {"sampler": "grid", "candidates": 64, "first": 256, "growth": 2.0, "alpha": 0.05}
+SAMPLERS = ("grid", "random", "tpe")
+RACE = {"sampler": "grid", "candidates": 64, "iterations": 4, "first": 256, "growth": 2.0, "alpha": 0.05}
+MOST_ITERATIONS = 64
 CONFIRM = {"deals": 25_000}
 
 
@@ -32,6 +33,7 @@ class Tuning:
     profile: tuple[tuple[str, float], ...]
     sampler: str
     candidates: int
+    iterations: int
     first: int
     growth: float
     alpha: float
@@ -45,6 +47,11 @@ class Tuning:
     @property
     def players(self) -> int:
         return self.table.players[0]
+
+    @property
+    def batch(self) -> int:
+        """Settings the sampler proposes an iteration (tpe; the others race all at once)."""
+        return -(-self.candidates // self.iterations)
 
 
 def load_tuning(path: str) -> Tuning:
@@ -72,6 +79,9 @@ def parse_tuning(data: dict) -> Tuning:
                           f"{players - 1} seats")
     template = data["tune"]
     default = data.get("default", _family(template))
+    if "default" not in data and "{" in str(default):
+        raise SimkitError(f"key 'default' is needed: the template {template!r} names no family whose default "
+                          "the winner is confirmed against")
     table = parse_spec_dict({key: data[key] for key in ("name", "game", "players", "seed", "rules", "match", "model")
                              if key in data} | {"hands": 1, "lineup": [default] + field, "seating": "rotate"})
     game = games.get(table.game)
@@ -87,6 +97,14 @@ def parse_tuning(data: dict) -> Tuning:
     candidates = keyed("race.candidates", check_count, _whole(race, "candidates"), "candidates")
     if candidates < 2 or candidates > MOST_CANDIDATES:
         raise SimkitError(f"key 'race.candidates' must be 2..{MOST_CANDIDATES:,}, got {candidates}")
+    iterations = _whole(race, "iterations")
+    if not 1 <= iterations <= MOST_ITERATIONS:
+        raise SimkitError(f"key 'race.iterations' must be 1..{MOST_ITERATIONS}, got {iterations}")
+    if sampler != "tpe" and "iterations" in data.get("race", {}):
+        raise SimkitError(f"key 'race.iterations' applies to the tpe sampler only, not to {sampler}")
+    if sampler == "tpe" and candidates < 2 * iterations:
+        raise SimkitError(f"key 'race.candidates' ({candidates}) must be at least twice race.iterations "
+                          f"({iterations}): each iteration proposes two settings or more")
     first = _whole(race, "first")
     if first < 16:
         raise SimkitError(f"key 'race.first' must be at least 16 deals, got {first}")
@@ -102,7 +120,7 @@ def parse_tuning(data: dict) -> Tuning:
     if seed == table.seed:
         raise SimkitError("key 'confirm.seed' must differ from key 'seed': the winner is confirmed on fresh deals")
     return Tuning(table.name, table, table.lineup[1:], space, budget, table.lineup[0], profile, sampler,
-                  candidates, first, float(growth), float(alpha), deals, seed)
+                  candidates, iterations if sampler == "tpe" else 1, first, float(growth), float(alpha), deals, seed)
 
 
 def _space(game: str, template: object, space: object) -> Space:

@@ -83,13 +83,20 @@ def summary(folder: str | Path) -> str:
     meta = read(folder)
     rounds = meta["rounds"]
     plural = "s" if len(rounds) != 1 else ""
-    race = (f"race: {len(meta['candidates']):,} candidates, {len(rounds)} round{plural}, {meta['spent']:,} "
+    its = len(meta.get("iterations", []))
+    proposed = f" (proposed by TPE in {its} iterations)" if its > 1 else ""
+    race = (f"race: {len(meta['candidates']):,} candidates{proposed}, {len(rounds)} round{plural}, {meta['spent']:,} "
             f"{meta['unit']} ({meta['ended']}); confirmed on {meta['confirmation'][0]['deals']:,} fresh deals "
             "(± = 95% interval)")
+    return "\n".join([answer(meta), race, confirmation_table(meta).to_string(index=False), f"folder: {folder}"])
+
+
+def confirmation_table(meta: dict) -> pd.DataFrame:
+    """The confirmation as shown (the command line's and the report's): each strategy, its role,
+    its figure and how much worse than the winner, each ± its 95% interval."""
     table = confirmation(meta)
     share = meta["share"]
-    shown = pd.DataFrame({"role": table["role"], "strategy": table["strategy"],
-                          meta["label"]: [value(m, h, share) for m, h in zip(table["mean"], table["ci95"])],
-                          "worse than the winner by": ["" if i == 0 else value(d, h, share) for i, (d, h) in
-                                                       enumerate(zip(table["worse_by"], table["worse_ci95"]))]})
-    return "\n".join([answer(meta), race, shown.to_string(index=False), f"folder: {folder}"])
+    return pd.DataFrame({"strategy": table["strategy"], "as": [role(r) for r in table["role"]],
+                         meta["label"]: [value(m, h, share) for m, h in zip(table["mean"], table["ci95"])],
+                         "worse than the winner by": ["" if i == 0 else value(d, h, share, sign=True) for i, (d, h)
+                                                      in enumerate(zip(table["worse_by"], table["worse_ci95"]))]})
