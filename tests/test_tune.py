@@ -78,6 +78,8 @@ def test_ranges_whole_real_and_stepped():
     drawn = real.sample(5, seed=7)
     assert drawn == real.sample(5, seed=7) != real.sample(5, seed=8)  # the tuner's draws come from the seed
     assert len({c.label for c in drawn}) == 5
+    costs = [dict(c.setting)["c"] for c in drawn]
+    assert all(0 <= x <= 50 and x == round(x, 2) for x in costs)  # four digits of the range's width: labels to read
 
 
 @pytest.mark.parametrize("template, space, words", [
@@ -86,6 +88,7 @@ def test_ranges_whole_real_and_stepped():
     ("hoard(release_at=3)", {"r": [1]}, "key 'space.r' is not a placeholder"),
     ("hoard(release_at={r})", {"r": {"low": 5, "high": 1}}, "high 1 is below low 5"),
     ("hoard(release_at={r})", {"r": {"low": 1}}, "must be a range"),
+    ("hoard(release_at={r})", {"r": {"low": 0, "high": 8, "step": 0}}, "step must be positive"),
     ("hoard(release_at={r})", {"r": []}, "must list numbers or strategy texts"),
     ("hoard(release_at={r})", {"r": [1, 1]}, "lists a value twice"),
     ("hoard(release_at={r})", {"r": [99]}, "release_at"),
@@ -267,7 +270,8 @@ def test_tpe_proposes_in_iterations_over_a_continuous_range_and_resumes_bit_for_
     meta = whole[0]
     assert len(meta["iterations"]) == 3 and meta["complete"]
     weights = [c["setting"]["w"] for c in meta["candidates"] if "w" in c["setting"]]
-    assert weights and all(0 <= w <= 4 for w in weights) and any(w != round(w, 3) for w in weights)  # a continuum
+    assert all(0 <= w <= 4 and w == round(w, 3) for w in weights)  # a continuum, to 4 digits of its width
+    assert any(w != round(w, 1) for w in weights)
     assert all(c["label"] in meta["told"] for c in meta["candidates"])
     for before, it in zip(meta["iterations"], meta["iterations"][1:]):
         assert set(before["elites"]) <= set(it["members"]) and it["seed"] != before["seed"]

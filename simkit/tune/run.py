@@ -42,7 +42,7 @@ def candidates_of(t: Tuning) -> list[Candidate]:
     found = t.space.grid() if t.sampler == "grid" else t.space.sample(t.candidates, t.table.seed)
     if len(found) > MOST_CANDIDATES:
         raise SimkitError(f"the space has {len(found):,} distinct strategies, at most {MOST_CANDIDATES:,} race at "
-                          "once: give the ranges larger steps, or draw some (race.sampler = \"random\")")
+                          "once: give the ranges larger steps, or draw some (race.sampler = \"random\" or \"tpe\")")
     if len(found) < 2:
         raise SimkitError(f"the space holds one strategy only ({found[0].label}): nothing to race")
     return found

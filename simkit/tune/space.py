@@ -50,7 +50,7 @@ class Dimension:
         grid = self.values
         if grid:
             return grid[min(int(u * len(grid)), len(grid) - 1)]
-        return self.low + u * (self.high - self.low)
+        return self.rounded(self.low + u * (self.high - self.low))
 
     def suggest(self, trial):
         """The value an Optuna trial proposes for this name: a choice, a whole number or a real."""
@@ -58,7 +58,17 @@ class Dimension:
             return trial.suggest_categorical(self.name, list(self.choices))
         if self.whole:
             return trial.suggest_int(self.name, int(self.low), int(self.high), step=int(self.step))
-        return trial.suggest_float(self.name, self.low, self.high, step=self.step or None)
+        if self.step:
+            return trial.suggest_float(self.name, self.low, self.high, step=self.step)
+        return self.rounded(trial.suggest_float(self.name, self.low, self.high))
+
+    def rounded(self, x: float) -> float:
+        """A real of a continuum to four significant digits of its range's width: a label people can
+        read, and nothing a race could tell apart from the value drawn."""
+        width = self.high - self.low
+        if width <= 0:
+            return x
+        return min(max(round(x, max(0, 3 - math.floor(math.log10(width)))), self.low), self.high)
 
     def shown(self) -> str:
         if self.choices:
@@ -116,10 +126,10 @@ class Space:
         if self.continuous:
             names = ", ".join(d.name for d in self.dimensions if not d.values)
             raise SimkitError(f"a grid needs every range to have a step ({names} has none): give it one, or "
-                              "use a sampler (race.sampler = \"random\")")
+                              "use a sampler (race.sampler = \"random\" or \"tpe\")")
         if self.points() > MOST_POINTS:
             raise SimkitError(f"the grid has {self.points():,} settings, at most {MOST_POINTS:,}: give the ranges "
-                              "larger steps, or use a sampler (race.sampler = \"random\")")
+                              "larger steps, or use a sampler (race.sampler = \"random\" or \"tpe\")")
         return _distinct(self.candidate(dict(zip([d.name for d in self.dimensions], values)))
                          for values in itertools.product(*(d.values for d in self.dimensions)))
 
