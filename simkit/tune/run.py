@@ -81,9 +81,9 @@ def run_tuning(t: Tuning, out: str, budget: int | None = None, resume: bool = Fa
         if t.sampler == "tpe":
             from simkit.tune.propose import Proposer
 
-            if len(t.space.sample(2, t.table.seed)) < 2:
-                raise SimkitError(f"the space holds one strategy only ({t.space.sample(1, 0)[0].label}): nothing "
-                                  "to race")
+            drawn = t.space.sample(2, t.table.seed)
+            if len(drawn) < 2:
+                raise SimkitError(f"the space holds one strategy only ({drawn[0].label}): nothing to race")
             proposer = Proposer(t, meta["trials"])
             cands = list(proposer.found.values())
             first, share = t.batch, budget // t.iterations
@@ -207,11 +207,11 @@ def _close(it: dict, sums: Sums, alive: np.ndarray, t: Tuning, sign: int, meta: 
     """An iteration is over: its survivors, best first, the best of them the next one's elites;
     with tpe, TPE told each new setting's mean (the figure per hand)."""
     members = it["members"]
-    mean = {m: sign * int(sums.sums[m]) / int(sums.deals[m]) for m in range(len(members))}
-    left = sorted((m for m in range(len(members)) if alive[m]), key=lambda m: (-int(sums.deals[m]), mean[m], m))
+    left = [m for m in _ranked(sums, sign) if alive[m]]
     it["elites"] = [members[m] for m in left[:max(1, t.batch // 2)]]
     if proposer is not None:
-        values = {cands[members[m]].label: per_hand(sign * mean[m], t) for m in range(len(members))}
+        values = {cands[members[m]].label: per_hand(int(sums.sums[m]) / int(sums.deals[m]), t)
+                  for m in range(len(members))}
         proposer.tell(values)
         meta["told"] |= {label: v for label, v in values.items() if label not in meta["told"]}
 
@@ -219,12 +219,18 @@ def _close(it: dict, sums: Sums, alive: np.ndarray, t: Tuning, sign: int, meta: 
 def _places(sums: Sums, alive: np.ndarray, sign: int) -> tuple[int, int | None]:
     """The winner (the best mean among those left) and the runner-up (the best of the others
     that played the most deals)."""
-    order = sorted(range(len(alive)), key=lambda c: (-int(sums.deals[c]), sign * int(sums.sums[c])
-                                                      / max(int(sums.deals[c]), 1), c))
+    order = _ranked(sums, sign)
     left = [c for c in order if alive[c]]
     winner = left[0]
     others = [c for c in order if c != winner]
     return winner, (others[0] if others else None)
+
+
+def _ranked(sums: Sums, sign: int) -> list[int]:
+    """The candidates best first: those that played the most deals, then by mean (the first of
+    equal ones)."""
+    return sorted(range(len(sums.sums)), key=lambda c: (-int(sums.deals[c]), sign * int(sums.sums[c])
+                                                        / max(int(sums.deals[c]), 1), c))
 
 
 def _confirm(t: Tuning, table: Table, cands: list[Candidate], winner: int, runner_up: int | None, sign: int,
