@@ -429,37 +429,84 @@ def _interrupted(spec, spec_file: str, out: str, hands: int | None) -> None:
 def tune(spec_file, out, budget, resume, workers, scheduler, threads, strategy_files):
     """Race a strategy's settings (a template and its space, TOML) on shared deals, drop the
     decisively worse after each round, and confirm the winner on fresh deals."""
-    from simkit.experiments.runner import copy_spec
     from simkit.tune.run import confirm_hands, run_tuning
     from simkit.tune.spec import load_tuning
     from simkit.tune.summary import summary
 
+    spec, out, unit = _long_run(load_tuning, spec_file, out, strategy_files, (budget, "--budget"), workers,
+                                scheduler, threads)
+    with _progress((budget or spec.budget) + confirm_hands(spec), unit[:-1]) as bar:
+        folder = _interruptible(
+            bar, lambda: run_tuning(spec, out, budget, resume, progress=bar.update,
+                                    told=lambda line: bar.write(line, file=sys.stderr), workers=workers,
+                                    scheduler=scheduler, strategy_files=strategy_files),
+            os.path.join(out, "tune.json"), f"the rounds finished are kept in {out}", "tuning",
+            f"simkit tune {spec_file} --out {out}" + (f" --budget {budget}" if budget else ""))
+    _finished(spec_file, folder, summary(folder))
+
+
+def _long_run(load, spec_file: str, out: str | None, strategy_files, count: tuple, workers, scheduler,
+              threads) -> tuple:
+    """A tuning's or a field's spec loaded and its options checked, before anything is written:
+    (the spec, its folder, what it counts)."""
     options.load_files(strategy_files)
-    spec = load_tuning(spec_file)
-    if budget is not None:
-        check_count(budget, "--budget")
+    spec = load(spec_file)
+    if count[0] is not None:
+        check_count(*count)
     check_dask(workers, scheduler)
     _set_threads(threads)
-    out = out or os.path.join("runs", spec.name)
-    unit = spec.game.unit(spec.table.match["mode"])
-    with _progress((budget or spec.budget) + confirm_hands(spec), unit[:-1]) as bar:
-        try:
-            folder = run_tuning(spec, out, budget, resume, progress=bar.update,
-                                told=lambda line: bar.write(line, file=sys.stderr), workers=workers,
-                                scheduler=scheduler, strategy_files=strategy_files)
-        except KeyboardInterrupt:
-            bar.close()
-            again = f"simkit tune {spec_file} --out {out}" + (f" --budget {budget}" if budget else "")
-            if os.path.isfile(os.path.join(out, "tune.json")):
-                click.echo(f"simkit: interrupted; the rounds finished are kept in {out}; finish the tuning with: "
-                           f"{again} --resume", err=True)
-            else:
-                click.echo(f"simkit: interrupted before the tuning began; nothing is kept; start it again with: "
-                           f"{again}", err=True)
-            sys.exit(130)
-    copy_spec(spec_file, out)
-    click.echo(summary(folder))
+    return spec, out or os.path.join("runs", spec.name), spec.game.unit(spec.table.match["mode"])
+
+
+def _interruptible(bar, play, record: str, kept: str, what: str, again: str):
+    """play(), and on Ctrl-C one line saying what is kept (once the folder holds its record) and
+    the command that finishes it, then exit 130."""
+    try:
+        return play()
+    except KeyboardInterrupt:
+        bar.close()
+        if os.path.isfile(record):
+            click.echo(f"simkit: interrupted; {kept}; finish the {what} with: {again} --resume", err=True)
+        else:
+            click.echo(f"simkit: interrupted before the {what} began; nothing is kept; start it again with: {again}",
+                       err=True)
+        sys.exit(130)
+
+
+def _finished(spec_file: str, folder, summary: str) -> None:
+    """The spec kept beside its results, what was found, and where the report is."""
+    from simkit.experiments.runner import copy_spec
+
+    copy_spec(spec_file, folder)
+    click.echo(summary)
     click.echo(f"report: {folder / 'report.html'}")
+
+
+@cli.command(short_help="What wins when everyone adapts: the equilibria of a pool of strategies.")
+@click.argument("spec_file", type=str)
+@click.option("--out", "out", type=str, default=None, help="Folder for the field (default: runs/<name>).")
+@click.option("--hands", "-H", type=int, default=None, help="Deals per profile, overriding the spec.")
+@click.option("--resume", is_flag=True, help="Finish an interrupted field in --out (a finished one: analysed again).")
+@dask_opts
+@click.option("--threads", type=int, default=None, help="Engine threads in this process (default: all cores).")
+@strategy_file_opt
+def field(spec_file, out, hands, resume, workers, scheduler, threads, strategy_files):
+    """Play every profile of a pool of strategies (TOML) on shared deals, then find the mixes no
+    player wants to leave (symmetric equilibria), each strategy's regret against them, and their
+    robustness on resampled deals."""
+    from simkit.field.run import run_field, total_hands
+    from simkit.field.spec import load_field
+    from simkit.field.summary import summary
+
+    spec, out, unit = _long_run(load_field, spec_file, out, strategy_files, (hands, "--hands"), workers, scheduler,
+                                threads)
+    with _progress(total_hands(spec, hands), unit[:-1]) as bar:
+        folder = _interruptible(
+            bar, lambda: run_field(spec, out, hands, resume, progress=bar.update, workers=workers,
+                                   scheduler=scheduler, strategy_files=strategy_files),
+            os.path.join(out, "field.json"), f"the profiles played are kept in {out}", "field",
+            f"simkit field {spec_file} --out {out}" + (f" --hands {hands}" if hands else ""))
+    _finished(spec_file, folder, summary(folder))
 
 
 @cli.command(short_help="Write a run's report (Markdown and HTML).")

@@ -125,10 +125,29 @@ def chunks_of(monkeypatch, deals: int) -> None:
     monkeypatch.setattr(runner, "CHUNK_HANDS", 0)
 
 
+def toml_with(text: str, **changes) -> dict:
+    """A spec's TOML text as a dict, with keys changed (None: the key removed)."""
+    import tomllib
+
+    data = tomllib.loads(text)
+    for key, value in changes.items():
+        if value is None:
+            data.pop(key, None)
+        else:
+            data[key] = value
+    return data
+
+
 def built_in_experiments() -> list[Path]:
-    """The built-in experiment specs (experiments/*.toml but the tunings, tune-*.toml)."""
+    """The built-in experiment specs (experiments/*.toml but the tunings, tune-*.toml, and the
+    fields, field-*.toml)."""
     folder = Path(__file__).parent.parent / "experiments"
-    return sorted(p for p in folder.glob("*.toml") if not p.name.startswith("tune-"))
+    return sorted(p for p in folder.glob("*.toml") if not p.name.startswith(("tune-", "field-")))
+
+
+def built_in_fields() -> list[Path]:
+    """The built-in field specs (experiments/field-*.toml)."""
+    return sorted((Path(__file__).parent.parent / "experiments").glob("field-*.toml"))
 
 
 def built_in_tunings() -> list[Path]:

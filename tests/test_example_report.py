@@ -77,3 +77,52 @@ def test_the_example_tuning_is_reproduced_by_the_code(tmp_path):
     for j, c in enumerate(sample):
         e = estimate(sums, j)
         assert (e.mean, e.half) == (first.at[c, "mean"], first.at[c, "half"])
+
+
+def _close(a, b) -> None:
+    """Two analyses alike but for the last bits of floating point (another machine's arithmetic)."""
+    if isinstance(a, dict):
+        assert a.keys() == b.keys()
+        for key in a:
+            _close(a[key], b[key])
+    elif isinstance(a, list):
+        assert len(a) == len(b)
+        for x, y in zip(a, b):
+            _close(x, y)
+    elif isinstance(a, float):
+        assert abs(a - b) <= 1e-6 * max(1.0, abs(a)), (a, b)
+    else:
+        assert a == b
+
+
+def test_the_example_field_is_reproduced_by_the_code(tmp_path):
+    """The analysis from the committed payoff table (to floating point), the report from the
+    committed analysis (to the last digit), and the table's first run of profiles played again."""
+    import json
+    import shutil
+
+    import numpy as np
+    import pandas as pd
+
+    from simkit.field.analysis import analyse
+    from simkit.field.play import play_task, tasks
+    from simkit.field.spec import load_field
+    from simkit.reports.field import make_field_report
+
+    example = Path("reports/examples/field-4p")
+    assert (example / "spec.toml").read_text() == Path("experiments/field-4p.toml").read_text()
+    for name in ("field.json", "payoffs.parquet", "bootstrap.npz"):
+        shutil.copy(example / name, tmp_path / name)
+    _close(analyse(tmp_path), json.loads((example / "analysis.json").read_text()))
+    shutil.copy(example / "analysis.json", tmp_path / "analysis.json")
+    make_field_report(str(tmp_path))
+    assert (tmp_path / "report.md").read_text() == (example / "report.md").read_text()
+    for figure in ("report.html", "dynamics-4p.png", "versus-4p.png"):
+        assert (example / figure).stat().st_size > 0
+    f = load_field(str(example / "spec.toml"))
+    first = tasks(f, 4, f.hands)[0]
+    part = play_task((first[0], first[1], 0, f.hands), f, 4, f.bootstrap)
+    rows = pd.read_parquet(example / "payoffs.parquet").iloc[:len(part.sums)]
+    assert (part.sums == rows["sum"].to_numpy()).all() and (part.squares == rows["square"].to_numpy()).all()
+    with np.load(example / "bootstrap.npz") as z:
+        assert (part.boot == z["boot4"][:len(part.sums)]).all()

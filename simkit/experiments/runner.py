@@ -258,7 +258,9 @@ def hold(out: str) -> Iterator[Path]:
     non-blocking): two runs in one folder would write the same chunk and results files and mix two
     runs' statistics, so a second one is refused at once, naming the process that runs it. The
     lock goes when the process does, however it ends; the folder is locked rather than a file in
-    it so that a finished run holds only its results. Reentrant within a process."""
+    it so that a finished run holds only its results. A folder made here and still empty when
+    the block fails (its input refused) is removed. Reentrant within a process."""
+    created = not Path(out).exists()
     folder = _folder(out)
     key = str(folder.resolve())
     if key in _held:
@@ -271,15 +273,22 @@ def hold(out: str) -> Iterator[Path]:
     fd = _lock(folder, out)
     _held[key] = 1
     pid = folder / PID
+    failed = True
     try:
         try:
             pid.write_text(f"{os.getpid()}\n")
         except OSError:
             pass  # only a courtesy to the process refused; the lock is what counts
         yield folder
+        failed = False
     finally:
         del _held[key]
         pid.unlink(missing_ok=True)
+        if failed and created:  # refused (bad input) before writing anything: no empty folder left behind
+            try:
+                folder.rmdir()
+            except OSError:
+                pass  # it holds something: kept
         os.close(fd)
 
 

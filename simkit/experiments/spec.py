@@ -137,6 +137,16 @@ def keyed(key: str, check, *args):
         raise SimkitError(f"key {key!r}: {e}") from None
 
 
+def check_keys(data: dict, known: set[str], required: tuple[str, ...]) -> None:
+    """A spec's keys: none but the known ones, and every required one; else one error line."""
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise SimkitError(f"unknown key {unknown[0]!r} (known: {', '.join(sorted(known))})")
+    for key in required:
+        if key not in data:
+            raise SimkitError(f"missing key {key!r}")
+
+
 def need(data: dict, key: str, kind, what: str):
     """data[key], which must be of `kind` (not a bool), or one error naming the key."""
     value = data[key]
@@ -151,12 +161,7 @@ def parse_spec_dict(data: dict) -> Spec:
         raise SimkitError("this is a tuning spec (it has 'tune'): run it with `simkit tune SPEC.toml --out DIR`")
     if "graded" in data:
         raise SimkitError("this is a grading spec (it has 'graded'): run it with `simkit grade SPEC.toml --out DIR`")
-    unknown = sorted(set(data) - KEYS)
-    if unknown:
-        raise SimkitError(f"unknown key {unknown[0]!r} (known: {', '.join(sorted(KEYS))})")
-    for key in ("name", "players", "hands"):
-        if key not in data:
-            raise SimkitError(f"missing key {key!r}")
+    check_keys(data, KEYS, ("name", "players", "hands"))
     name = need(data, "name", str, "a text")
     check_name(name)
     game_name = need(data, "game", str, "a text") if "game" in data else games.DEFAULT

@@ -306,6 +306,13 @@ def make_report(folder: str, baseline: str | None = None) -> Path:
 
     if is_tuning(out):
         return make_tuning_report(folder)
+    from simkit.reports.field import is_field, make_field_report
+
+    if is_field(out):  # the analysis redone from the stored payoff table, then its report
+        from simkit.field.analysis import analyse
+
+        analyse(out)
+        return make_field_report(folder)
     path = out / "stats.parquet"
     if not path.is_file():
         raise SimkitError(f"{folder} holds no stats.parquet (run `simkit run` first)")

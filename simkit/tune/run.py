@@ -25,6 +25,7 @@ from simkit.errors import SimkitError
 from simkit.experiments import executors
 from simkit.experiments.runner import hold
 from simkit.files import atomic_path
+from simkit.records import resumed
 from simkit.tune.play import Table, sums_over
 from simkit.tune.race import Estimate, Sums, estimate, judge
 from simkit.tune.space import MOST_CANDIDATES, Candidate
@@ -280,25 +281,12 @@ def _round_line(r, members: list[int], cands: list[Candidate], t: Tuning, j: int
 
 def _start(folder: Path, t: Tuning, budget: int, resume: bool) -> dict:
     """The tuning's record: a new one in an empty folder, or (resume) the unfinished one there."""
-    meta_path = folder / META
-    others = [p for p in folder.iterdir() if p.name not in ("run.pid",)]
-    if resume:
-        if not meta_path.is_file():
-            raise SimkitError(f"{folder} holds no tuning to resume (no {META}); choose another --out")
-        try:
-            meta = json.loads(meta_path.read_text())
-            if not isinstance(meta, dict) or meta.get("kind") != "tuning":
-                raise ValueError("not a tuning's record")
-        except (OSError, ValueError) as e:
-            raise SimkitError(f"{meta_path} is damaged and cannot be read ({e}); delete the folder and tune again") \
-                from None
+    meta = resumed(folder, META, "tuning", "tuning", "tune again", resume)
+    if meta is not None:
         if meta.get("spec") != spec_text(t) or meta.get("budget") != budget:
             raise SimkitError(f"{folder} holds another tuning (its spec or budget differs); resume it with the same "
                               "spec and --budget, or choose another --out")
         return meta
-    if others:
-        what = "a tuning (finish it with --resume)" if meta_path.exists() else "other files"
-        raise SimkitError(f"{folder} is not empty: it holds {what}; choose another --out")
     mode = t.table.match["mode"]
     objective = t.game.objective(mode)
     return {"kind": "tuning", "simkit": simkit.__version__, "name": t.name, "game": t.table.game,

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from simkit import games
 from simkit.errors import SimkitError, check_count
-from simkit.experiments.spec import Spec, check_name, keyed, need, parse_spec_dict, read_toml
+from simkit.experiments.spec import Spec, check_keys, check_name, keyed, need, parse_spec_dict, read_toml
 from simkit.rng import check_seed
 from simkit.strategy_spec import StrategySpec
 from simkit.tune.space import MOST_CANDIDATES, Space, parse_space
@@ -61,12 +61,7 @@ def load_tuning(path: str) -> Tuning:
 def parse_tuning(data: dict) -> Tuning:
     if "tune" not in data:
         raise SimkitError("missing key 'tune' (the strategy to tune, with {name} placeholders)")
-    unknown = sorted(set(data) - KEYS)
-    if unknown:
-        raise SimkitError(f"unknown key {unknown[0]!r} (known: {', '.join(sorted(KEYS))})")
-    for key in ("name", "players", "field", "space", "budget"):
-        if key not in data:
-            raise SimkitError(f"missing key {key!r}")
+    check_keys(data, KEYS, ("name", "players", "field", "space", "budget"))
     check_name(need(data, "name", str, "a text"))
     players = data["players"]
     if isinstance(players, bool) or not isinstance(players, int):

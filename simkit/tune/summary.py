@@ -1,7 +1,6 @@
 """What a tuning found, in words and a table: read from its folder (tune.json), so that the
 command line, the report and a notebook say the same."""
 
-import json
 from collections import Counter
 from pathlib import Path
 
@@ -9,6 +8,7 @@ import pandas as pd
 
 from simkit.errors import SimkitError
 from simkit.notation import value
+from simkit.records import finished
 from simkit.tune.run import CANDIDATES, META, read_candidates
 
 ROLES = {"winner": "the winner", "runner-up": "the runner-up", "default": "the family's default",
@@ -17,13 +17,7 @@ ROLES = {"winner": "the winner", "runner-up": "the runner-up", "default": "the f
 
 def read(folder: str | Path) -> dict:
     """A finished tuning's record; one error line if the folder holds none."""
-    path = Path(folder) / META
-    try:
-        meta = json.loads(path.read_text())
-    except (OSError, ValueError):
-        raise SimkitError(f"{folder} holds no finished tuning ({META} is missing or damaged)") from None
-    if not isinstance(meta, dict) or meta.get("kind") != "tuning" or not meta.get("complete"):
-        raise SimkitError(f"{folder} holds no finished tuning (finish it with simkit tune ... --resume)")
+    meta = finished(folder, META, "tuning", "tuning", "simkit tune ...")
     try:
         meta["candidates"] = read_candidates(Path(folder))
     except (OSError, ValueError, KeyError) as e:
