@@ -137,16 +137,35 @@ def test_strategies_that_play_alike_are_one_class():
         return value[m] * 100 + 10 * (counts[p][0] + counts[p][2]) + counts[p][1]
 
     sums = np.array([total(p, m) for p, m in zip(rows.profile, rows.member)])
-    assert same_play(sums, sums * 3, k, n) == [[0, 2], [1]]
-    sums[0] += 1
-    assert same_play(sums, sums * 3, k, n) == [[0], [1], [2]]
+    table = np.column_stack([sums, sums * 3, sums * 5])
+    assert same_play(table, k, n) == [[0, 2], [1]]
+    table[0, 2] += 1  # one bootstrap sum differs: not alike
+    assert same_play(table, k, n) == [[0], [1], [2]]
 
 
-def test_bootstrap_weights_do_not_depend_on_the_span():
+def test_bootstrap_weights_do_not_depend_on_the_span_and_are_poisson():
     whole = weights(9, 4, 0, 3000, 5)
     assert whole.shape == (5, 3000) and set(np.unique(whole)) <= set(range(20))
     assert (np.hstack([weights(9, 4, 0, 1000, 5), weights(9, 4, 1000, 3000, 5)]) == whole).all()
-    assert abs(whole.mean() - 1) < 0.05
+    many = weights(9, 4, 0, 200_000, 1)[0]
+    shares = np.bincount(many.astype(int), minlength=4)[:4] / len(many)
+    poisson = [math.exp(-1) / math.factorial(k) for k in range(4)]
+    assert np.allclose(shares, poisson, atol=0.004)  # about four standard errors
+    # pinned: drawn from PCG64's raw outputs, not NumPy's sampler, so another NumPy draws these too
+    assert weights(9, 4, 0, 12, 2).astype(int).tolist() == [[3, 1, 0, 2, 3, 1, 1, 2, 0, 1, 1, 2],
+                                                            [4, 1, 0, 1, 0, 0, 0, 1, 1, 0, 0, 2]]
+
+
+def test_a_rows_interval_does_not_overflow():
+    """Match wins count in 27,720ths and seatings add up: a row's squares x deals passes int64's
+    range at some 10^4 deals; the half-width is worked out in floating point."""
+    deals = 20_000
+    values = np.full(deals, 3_000_000, np.int64)
+    values[::2] = 0
+    sums, squares = np.array([values.sum()]), np.array([(values * values).sum()])
+    mean, half = field_run.mean_half(sums, squares, deals, np.array([1.0]))
+    sd = values.astype(float).std(ddof=1)
+    assert mean[0] == 1_500_000 and math.isclose(half[0], 1.959963984540054 * sd / math.sqrt(deals), rel_tol=1e-9)
 
 
 def test_a_profile_of_one_strategy_is_the_runners_lineup(tmp_path):
@@ -239,6 +258,10 @@ def test_the_table_is_the_same_for_any_threads_workers_and_resume(tmp_path, monk
         run_field(f, str(tmp_path / "b"))
     with pytest.raises(SimkitError, match="holds another field"):
         run_field(f, str(tmp_path / "b"), hands=97, resume=True)
+    monkeypatch.setattr("simkit.field.play.SPAN", 48)  # another split: the done flags would not fit
+    with pytest.raises(SimkitError, match="its tasks are not this version's"):
+        run_field(f, str(tmp_path / "b"), resume=True)
+    monkeypatch.setattr("simkit.field.play.SPAN", 32)
     _same(_played(run_field(f, str(tmp_path / "b"), resume=True)), whole)
 
 
@@ -288,6 +311,16 @@ def test_match_modes_are_played_and_oriented(tmp_path, game, match, label):
     assert at["equilibria"][0]["support"] == [0] and at["against"][-1]["label"] == "random"
     greedy, random = (r["value"] for r in at["against"])
     assert (greedy < random) if meta["lower"] else (greedy > random)
+
+
+def test_without_a_bootstrap_there_are_no_intervals(tmp_path):
+    f = parse_field(tiny(analysis={"starts": 4, "bootstrap": 0, "steps": 300}, hands=40))
+    folder = run_field(f, str(tmp_path / "n"))
+    at = _played(folder)[3]["players"]["3"]
+    assert at["equilibria"][0]["weights_lo"] is None and at["equilibria"][0]["support_share"] is None
+    assert "value_lo" not in at["against"][0]
+    text = (folder / "report.md").read_text()
+    assert "No bootstrap (analysis.bootstrap = 0): no intervals" in text and "–" not in text.split("##")[1]
 
 
 def test_the_analysis_is_redone_from_the_table_alone(tmp_path, run):

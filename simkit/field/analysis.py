@@ -48,7 +48,7 @@ def at(meta: dict, rows: pd.DataFrame, boot: np.ndarray, weights: np.ndarray, n:
     sums, squares = rows["sum"].to_numpy(), rows["square"].to_numpy()
     means = rows["mean"].to_numpy(np.float64)
     scale = (rows["seatings"] * rows["copies"]).to_numpy(np.float64) * meta["scale"]  # a deal's seat-hands, scaled
-    classes = same_play(sums, squares, k, n)
+    classes = same_play(np.column_stack([sums, squares, boot]), k, n)
     keep = [c[0] for c in classes]
     game = Payoffs.of(means, k, n, meta["lower"], keep)
     x0 = starts(len(keep), settings["starts"], meta["seed"])
@@ -93,7 +93,8 @@ def _bootstrap(game: Payoffs, found: list[Equilibrium], boot: np.ndarray, weight
             continue
         means = boot[:, r] / (weights[r] * scale)
         g = Payoffs.of(means, k, n, game.lower, keep)
-        got = solve(g, x0, max(settings["steps"] // 2, 1), settings["epsilon"])
+        got = [q for q in solve(g, x0, max(settings["steps"] // 2, 1), settings["epsilon"])
+               if not q.extra.get("approximate")]  # none within the tolerance: no support reappeared
         near, same = [], []
         for e in found:
             if not got:
@@ -116,7 +117,7 @@ def _equilibrium(e: Equilibrium, keep: list[int], k: int, reps: dict, j: int) ->
     weights = np.zeros(k)
     weights[keep] = e.weights
     found = [w[j] for w in reps["weights"] if w[j] is not None]
-    lo = hi = weights.tolist()
+    lo = hi = None  # no replicates: no interval
     if found:
         full = np.zeros((len(found), k))
         full[:, keep] = np.array(found)

@@ -239,10 +239,11 @@ def settled(game: Payoffs, x: np.ndarray, tol: float) -> np.ndarray:
     return x
 
 
-def same_play(sums: np.ndarray, squares: np.ndarray, k: int, n: int) -> list[list[int]]:
-    """The pool in classes of strategies that played alike: swapping two of them leaves every sum
-    of the table the same (on shared deals, strategies that make the same moves give the same
-    whole numbers). The analysis keeps one of each class; the others are its copies."""
+def same_play(table: np.ndarray, k: int, n: int) -> list[list[int]]:
+    """The pool in classes of strategies that played alike: swapping two of them leaves every
+    row of the table the same (its columns: a row's sum, sum of squares and bootstrap sums; on
+    shared deals, strategies that make the same moves give the same whole numbers). The analysis
+    keeps one of each class; the others are its copies."""
     from simkit.field.play import Rows
 
     rows = Rows.of(k, n)
@@ -252,12 +253,10 @@ def same_play(sums: np.ndarray, squares: np.ndarray, k: int, n: int) -> list[lis
     classes: list[list[int]] = []
     for s in range(k):
         for c in classes:
-            t = c[0]
             swap = np.arange(k)
-            swap[s], swap[t] = t, s
-            if all(sums[row[p, m]] == sums[row[index[tuple(int(x) for x in counts[p][swap])], int(swap[m])]] and
-                   squares[row[p, m]] == squares[row[index[tuple(int(x) for x in counts[p][swap])], int(swap[m])]]
-                   for (p, m) in row):
+            swap[s], swap[c[0]] = c[0], s
+            image = [row[index[tuple(int(x) for x in counts[p][swap])], int(swap[m])] for p, m in row]
+            if (table[list(row.values())] == table[image]).all():
                 c.append(s)
                 break
         else:

@@ -6,6 +6,7 @@ sums of squares; and the sums weighted by each bootstrap replicate's Poisson(1) 
 deal. Whole numbers: any split of profiles and deals into tasks, workers or resumed runs adds up
 to the same table, bit for bit."""
 
+import math
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -79,16 +80,23 @@ def entry_seats(field: Field, n: int) -> list:
 
 def weights(seed: int, n: int, lo: int, hi: int, replicates: int) -> np.ndarray:
     """The bootstrap's Poisson(1) weight of deals lo..hi-1 in each replicate (replicates x deals):
-    drawn per aligned block of deals from the seed, so that any span of the deals sees the same."""
+    drawn per aligned block of deals from the seed, so that any span of the deals sees the same;
+    by the inverse of Poisson(1)'s distribution from PCG64's raw 64-bit outputs, which NumPy keeps
+    the same from version to version (its samplers it need not), so a resume or a worker with
+    another NumPy draws the same weights."""
     if not replicates:
         return np.zeros((0, hi - lo))
     parts = []
     for block in range(lo // BOOT_BLOCK, (hi - 1) // BOOT_BLOCK + 1):
-        rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, 0xB0075, n, block])))
-        w = rng.poisson(1.0, (replicates, BOOT_BLOCK))
+        raw = np.random.PCG64(np.random.SeedSequence([seed, 0xB0075, n, block])).random_raw(replicates * BOOT_BLOCK)
+        uniform = (raw >> np.uint64(11)).astype(np.float64) * 2.0 ** -53
+        w = np.searchsorted(_POISSON_CDF, uniform, side="right").reshape(replicates, BOOT_BLOCK)
         a, b = max(lo, block * BOOT_BLOCK), min(hi, (block + 1) * BOOT_BLOCK)
         parts.append(w[:, a - block * BOOT_BLOCK:b - block * BOOT_BLOCK])
     return np.concatenate(parts, axis=1).astype(np.float64)
+
+
+_POISSON_CDF = np.cumsum([math.exp(-1) / math.factorial(k) for k in range(24)])  # P(W <= k), W ~ Poisson(1)
 
 
 def total_weights(seed: int, n: int, deals: int, replicates: int) -> np.ndarray:

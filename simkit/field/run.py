@@ -13,6 +13,7 @@ for bit."""
 import json
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -36,8 +37,8 @@ SAVE_EVERY = 2.0  # seconds between writes of the state while the profiles play
 def play_text(f: Field, hands: int) -> str:
     """What identifies what a field plays (a resume must play the same): not the analysis's
     settings, which a resume may change to analyse the same table again."""
-    return json.dumps({"table": str(f.table), "pool": f.labels(), "hands": hands, "bootstrap": f.bootstrap},
-                      sort_keys=True, default=str)
+    return json.dumps({"table": str(replace(f.table, hands=hands)), "pool": f.labels(), "hands": hands,
+                       "bootstrap": f.bootstrap}, sort_keys=True, default=str)
 
 
 def total_hands(f: Field, hands: int | None = None) -> int:
@@ -122,9 +123,10 @@ def _empty_state(f: Field, hands: int) -> dict:
     state = {}
     for n in f.players:
         r = len(Rows.of(len(f.pool), n).profile)
+        planned = np.array(tasks(f, n, hands), np.int64)
         state |= {f"sums{n}": np.zeros(r, np.int64), f"squares{n}": np.zeros(r, np.int64),
-                  f"boot{n}": np.zeros((r, f.bootstrap), np.int64),
-                  f"done{n}": np.zeros(len(tasks(f, n, hands)), bool)}
+                  f"boot{n}": np.zeros((r, f.bootstrap), np.int64), f"tasks{n}": planned,
+                  f"done{n}": np.zeros(len(planned), bool)}
     return state
 
 
@@ -137,6 +139,8 @@ def _state(folder: Path, f: Field, hands: int) -> dict:
     try:
         with np.load(path) as z:
             for key, value in state.items():
+                if key.startswith("tasks") and (z[key].shape != value.shape or (z[key] != value).any()):
+                    raise ValueError("its tasks are not this version's (another split of profiles and deals)")
                 if z[key].shape != value.shape:
                     raise ValueError(f"{key} has shape {z[key].shape}, not {value.shape}")
                 state[key] = z[key].copy()
@@ -161,15 +165,14 @@ def _write_table(folder: Path, f: Field, hands: int, state: dict) -> None:
         rows = Rows.of(len(f.pool), n)
         sums, squares = state[f"sums{n}"], state[f"squares{n}"]
         per = (rows.seatings * rows.copies * objective.scale).astype(np.float64)  # a deal's value: seat-hands x scale
-        mean = sums / hands / per
-        var = np.maximum(squares * hands - sums.astype(np.float64) ** 2, 0) / max(hands * (hands - 1), 1)
+        mean, half = mean_half(sums, squares, hands, per)
         members = {p: ", ".join(labels[m] for m in np.repeat(np.arange(len(labels)), c))
                    for p, c in enumerate(multisets(len(labels), n))}
         frames.append(pd.DataFrame({
             "players": n, "profile": rows.profile, "lineup": [members[p] for p in rows.profile],
             "strategy": rows.member, "label": [labels[m] for m in rows.member], "copies": rows.copies,
             "seatings": rows.seatings, "deals": hands, "sum": sums, "square": squares, "mean": mean,
-            "half": Z95 * np.sqrt(var / hands) / per if hands > 1 else np.inf}))
+            "half": half}))
         boot[f"boot{n}"] = state[f"boot{n}"]
         boot[f"weights{n}"] = total_weights(f.table.seed, n, hands, f.bootstrap)
     with atomic_path(folder / BOOT) as tmp:
@@ -177,6 +180,17 @@ def _write_table(folder: Path, f: Field, hands: int, state: dict) -> None:
             np.savez_compressed(out, **boot)
     with atomic_path(folder / PAYOFFS) as tmp:
         pd.concat(frames, ignore_index=True).to_parquet(tmp, index=False)
+
+
+def mean_half(sums: np.ndarray, squares: np.ndarray, deals: int, per: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's mean per deal divided by `per`, and the 95% half-width over deals, from its sum and
+    sum of squares (in floating point: squares x deals may pass int64's range)."""
+    total = sums.astype(np.float64)
+    mean = total / deals / per
+    if deals < 2:
+        return mean, np.full(len(sums), np.inf)
+    var = np.maximum(squares.astype(np.float64) - total * total / deals, 0) / (deals - 1)
+    return mean, Z95 * np.sqrt(var / deals) / per
 
 
 def _start(folder: Path, f: Field, hands: int, resume: bool) -> dict:

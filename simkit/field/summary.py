@@ -48,6 +48,13 @@ def weight(w: float, lo: float | None = None, hi: float | None = None) -> str:
     return shown + (f" ({100 * lo:.0f}–{100 * hi:.0f}%)" if lo is not None and hi is not None else "")
 
 
+def weights_of(e: dict, i: int) -> tuple:
+    """Strategy i's weight in equilibrium e and its interval (None, None without a bootstrap)."""
+    if e["weights_lo"] is None:
+        return e["weights"][i], None, None
+    return e["weights"][i], e["weights_lo"][i], e["weights_hi"][i]
+
+
 def mix_text(pool: list[str], e: dict, classes: list[list[str]] = ()) -> str:
     """An equilibrium's support in words: "greedy alone", "greedy 71% (58–83%) and spend 29% (…)";
     a strategy that others played alike with, named with them."""
@@ -60,7 +67,7 @@ def mix_text(pool: list[str], e: dict, classes: list[list[str]] = ()) -> str:
     support = sorted(e["support"], key=lambda i: -e["weights"][i])
     if len(support) == 1:
         return f"{name(support[0])} alone"
-    parts = [f"{name(i)} {weight(e['weights'][i], e['weights_lo'][i], e['weights_hi'][i])}" for i in support]
+    parts = [f"{name(i)} {weight(*weights_of(e, i))}" for i in support]
     return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
@@ -82,11 +89,10 @@ def answer(meta: dict, n: int, found: dict) -> str:
         return (f"At {n} players no equilibrium was found within the tolerance: the closest mix, "
                 f"**{mix_text(pool, e, found['classes'])}**, has regret ε {small(meta, e['regret'], found['spread'])} "
                 f"(more than {meta['analysis']['epsilon']:g} of the payoffs' spread); play more deals or steps.")
+    reached = (f"reached from {e['basin']} of {found['starts']} starts" if e["basin"] else
+               f"found by checking the pure strategies (none of the {found['starts']} starts reached it)")
     return (f"At {n} players the stable mix is **{mix_text(pool, e, found['classes'])}**: no strategy gains by "
-            "leaving it "
-            f"(its regret ε {small(meta, e['regret'], found['spread'])}); reached from {e['basin']} of "
-            f"{found['starts']} starts"
-            f"{boot}{more}.{tail}")
+            f"leaving it (its regret ε {small(meta, e['regret'], found['spread'])}); {reached}{boot}{more}.{tail}")
 
 
 def equilibria_table(meta: dict, found: dict) -> pd.DataFrame:
@@ -117,10 +123,19 @@ def against_table(meta: dict, found: dict) -> pd.DataFrame:
         i = row["strategy"]
         copy = f" (plays as {meta['pool'][row['copy_of']]})" if row["copy_of"] is not None else ""
         rows.append({"rank": rank, "strategy": row["label"] + copy,
-                     "weight": weight(e["weights"][i], e["weights_lo"][i], e["weights_hi"][i]),
+                     "weight": weight(*weights_of(e, i)),
                      f"{meta['label']} against the mix": interval(row, "value"),
                      "regret": interval(row, "regret")})
     return pd.DataFrame(rows)
+
+
+def intervals(meta: dict) -> str:
+    """Where the intervals come from, in words."""
+    count = meta["analysis"]["bootstrap"]
+    if not count:
+        return "no bootstrap (analysis.bootstrap = 0): no intervals"
+    few = "; with fewer than 40 they are the extremes seen, not a 95% interval" if count < 40 else ""
+    return f"intervals (95%) from {count} bootstrap resamples of the deals{few}"
 
 
 def summary(folder: str | Path) -> str:
@@ -131,5 +146,5 @@ def summary(folder: str | Path) -> str:
         found = analysis["players"][str(n)]
         lines += [answer(meta, n, found).replace("**", ""), against_table(meta, found).to_string(index=False), ""]
     lines.append(f"({meta['hands_played']:,} {meta['unit']} played: every profile on {meta['hands']:,} shared "
-                 f"{meta['unit']} in every seating; intervals from {found['bootstrap']} bootstrap resamples)")
+                 f"{meta['unit']} in every seating; {intervals(meta)})")
     return "\n".join(lines)

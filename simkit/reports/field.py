@@ -14,7 +14,7 @@ import numpy as np  # noqa: E402
 
 from simkit import games  # noqa: E402
 from simkit.field.run import META  # noqa: E402
-from simkit.field.summary import against_table, answer, equilibria_table, read  # noqa: E402
+from simkit.field.summary import against_table, answer, equilibria_table, intervals, read  # noqa: E402
 from simkit.reports import tables  # noqa: E402
 from simkit.reports.report import figure_html, html_table, images_of, page, write_all  # noqa: E402
 
@@ -119,9 +119,10 @@ def make_field_report(folder: str) -> Path:
              f"The payoff is {meta['label']} ({better} is better). A mix is stable (a symmetric equilibrium) when "
              "no strategy does better against it than the mix itself: found by replicator dynamics from "
              f"{first['starts']} starts, polished by Newton's method on its support and kept if its regret (what "
-             f"the best deviation gains) is at most {meta['analysis']['epsilon']:g} of the payoffs' spread. The "
-             f"intervals (95%) come from {first['bootstrap']} bootstrap resamples of the deals, the whole analysis "
-             "redone on each.")
+             f"the best deviation gains) is at most {meta['analysis']['epsilon']:g} of the payoffs' spread. "
+             f"{intervals(meta).capitalize()}: on each, the equilibria are found again (from those found here and "
+             "a few random starts), and the values and regrets against the stable mix are those of the resampled "
+             "table with the mix held fixed.")
     if meta["rules"]:
         intro += " Rules: " + ", ".join(f"{a} = {b}" for a, b in meta["rules"].items()) + "."
     found_figs, captions, sections, sentences = {}, {}, [], []
@@ -139,8 +140,9 @@ def make_field_report(folder: str) -> Path:
         captions[vs] = (f"The payoff matrix: each row's strategy at one seat, the other {n - 1} seats all playing "
                         "the column's strategy; the last column against the stable mix. Rows and columns in the "
                         "ranking's order.")
-        alike = "".join(f" {', '.join(c)} played alike on every deal: the analysis keeps the first of them, and a "
-                        "stable mix may split its weight among them in any way." for c in found["classes"])
+        alike = "".join(f" {', '.join(c)} played alike (swapping them leaves every sum of the table the same, "
+                        "on every resample of the deals too): the analysis keeps the first of them, and a stable mix "
+                        "may split its weight among them in any way." for c in found["classes"])
         sections += [(f"{n} players: the stable mix", tables.markdown(equilibria_table(meta, found)) , [dyn], alike),
                      (f"{n} players: the ranking against the stable mix",
                       tables.markdown(against_table(meta, found)), [vs],
