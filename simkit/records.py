@@ -23,7 +23,9 @@ def resumed(folder: Path, name: str, kind: str, noun: str, again: str, resume: b
             raise SimkitError(f"{path} is damaged and cannot be read ({e}); delete the folder and {again}") from None
         return meta
     if any(p.name != "run.pid" for p in folder.iterdir()):
-        what = f"a {noun} (finish it with --resume)" if path.exists() else "other files"
+        what = "other files"
+        if path.exists():
+            what = f"a finished {noun}" if _complete(path) else f"a {noun} (finish it with --resume)"
         raise SimkitError(f"{folder} is not empty: it holds {what}; choose another --out")
     return None
 
@@ -39,3 +41,11 @@ def finished(folder: str | Path, name: str, kind: str, noun: str, command: str) 
     if not isinstance(meta, dict) or meta.get("kind") != kind or not meta.get("complete"):
         raise SimkitError(f"{folder} holds no finished {noun} (finish it with {command} --resume)")
     return meta
+
+
+def _complete(path: Path) -> bool:
+    try:
+        meta = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return False
+    return isinstance(meta, dict) and bool(meta.get("complete"))

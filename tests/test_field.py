@@ -359,7 +359,7 @@ def test_the_cli_plays_a_field_and_says_what_wins(run, tmp_path):
     assert code == 0, err
     assert out.startswith("At 3 players the stable mix is ") and "regret" in out and "report:" in out
     code, _, err = run("field", path, "--out", tmp_path / "t")
-    assert code == 2 and err.count("\n") == 1 and "is not empty" in err
+    assert code == 2 and err.count("\n") == 1 and "is not empty: it holds a finished field" in err
     code, _, err = run("field", path, "--out", tmp_path / "u", "--hands", "0")
     assert code == 2 and "--hands must be positive" in err and not (tmp_path / "u").exists()
     code, _, err = run("field", tmp_path / "missing.toml", "--out", tmp_path / "u")

@@ -114,7 +114,8 @@ def make_field_report(folder: str) -> Path:
     first = analysis["players"][str(meta["players"][0])]
     intro = (f"{game.title} at {counts} players, a field of {k} strategies: every profile (one strategy per seat, "
              f"{'; '.join(f'{_profiles(k, n):,} profiles at {n} players' for n in meta['players'])}) played on the "
-             f"same {meta['hands']:,} deals (seed {meta['seed']}), each deal in every distinct seating of the profile "
+             f"same {meta['hands']:,} {meta['unit']} (seed {meta['seed']}), each in every distinct seating of the "
+             "profile "
              f"(every order around the table, so every rotation): {meta['hands_played']:,} {meta['unit']} in all. "
              f"The payoff is {meta['label']} ({better} is better). A mix is stable (a symmetric equilibrium) when "
              "no strategy does better against it than the mix itself: found by replicator dynamics from "
@@ -147,7 +148,8 @@ def make_field_report(folder: str) -> Path:
                      (f"{n} players: the ranking against the stable mix",
                       tables.markdown(against_table(meta, found)), [vs],
                       "Value: the strategy's payoff with the other seats drawn from the stable mix; regret: how much "
-                      "worse than the best reply to it (0 for the strategies of the mix).")]
+                      "worse than the best reply to it (0 for the strategies of the mix). Every profile's payoffs, "
+                      "each with its 95% interval over deals, are in payoffs.parquet beside this report.")]
     name = f"{meta['name']}: what wins when everyone adapts"
     images = images_of(found_figs)
     md = [f"# {name}", "", intro, ""] + [f"**{s.replace('**', '')}**\n" for s in sentences]
