@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from simkit.field import profiles
-from simkit.field.equilibria import Equilibrium, Payoffs, replicate, same_play, solve, starts
+from simkit.field.equilibria import Equilibrium, Payoffs, replicate, replicate_all, same_play, solve, starts
 from simkit.field.play import Rows
 from simkit.field.run import BOOT, PAYOFFS, read_meta
 from simkit.files import atomic_path
@@ -52,10 +52,11 @@ def at(meta: dict, rows: pd.DataFrame, boot: np.ndarray, weights: np.ndarray, n:
     keep = [c[0] for c in classes]
     game = Payoffs.of(means, k, n, meta["lower"], keep)
     x0 = starts(len(keep), settings["starts"], meta["seed"])
-    found = solve(game, x0, settings["steps"], settings["epsilon"])
-    main = found[0]
     kept = sorted({0} | {int(t) for t in np.geomspace(1, settings["steps"], POINTS)})  # even on a log scale
-    _, _, paths = replicate(game, x0[:PATHS], settings["steps"], tuple(kept))
+    ends, averages, paths = replicate(game, x0, settings["steps"], tuple(kept))
+    paths = paths[:PATHS]
+    found = solve(game, x0, settings["steps"], settings["epsilon"], (ends, averages))
+    main = found[0]
     replicates = _bootstrap(game, found, boot, weights, rows, scale, k, n, meta, keep, settings)
     return {
         "pool": meta["pool"], "kept": keep, "classes": [[meta["pool"][i] for i in c] for c in classes if len(c) > 1],
@@ -88,12 +89,12 @@ def _bootstrap(game: Payoffs, found: list[Equilibrium], boot: np.ndarray, weight
     m = len(keep)
     nudged = np.array([0.8 * e.weights + 0.2 / m for e in found])
     x0 = np.vstack([nudged, starts(m, BOOT_STARTS + 1, meta["seed"] + 1)[1:]])
-    for r in range(boot.shape[1]):
-        if weights[r] <= 0:
-            continue
-        means = boot[:, r] / (weights[r] * scale)
-        g = Payoffs.of(means, k, n, game.lower, keep)
-        got = [q for q in solve(g, x0, max(settings["steps"] // 2, 1), settings["epsilon"])
+    steps = max(settings["steps"] // 2, 1)
+    tables = [Payoffs.of(boot[:, r] / (weights[r] * scale), k, n, game.lower, keep)
+              for r in range(boot.shape[1]) if weights[r] > 0]
+    ends, averages, _ = replicate_all(tables, x0, steps) if tables else (None, None, None)
+    for r, g in enumerate(tables):
+        got = [q for q in solve(g, x0, steps, settings["epsilon"], (ends[r], averages[r]))
                if not q.extra.get("approximate")]  # none within the tolerance: no support reappeared
         near, same = [], []
         for e in found:

@@ -120,26 +120,39 @@ def replicate(game: Payoffs, x0: np.ndarray, steps: int, kept: tuple[int, ...] =
                                                                                            list]:
     """Exponential replicator dynamics from each start (rows of x0): the end points, the time
     averages over the second half, and the path of each start through the steps `kept`."""
-    h = 0.5 / max(game.spread, 1e-12)
-    log = np.log(np.maximum(x0, 1e-300))
-    average = np.zeros_like(x0)
-    paths = [[] for _ in range(len(x0))] if kept else []
+    ends, averages, paths = replicate_all([game], x0, steps, kept)
+    return ends[0], averages[0], paths[0] if kept else []
+
+
+def replicate_all(games: list[Payoffs], x0: np.ndarray, steps: int, kept: tuple[int, ...] = ()
+                  ) -> tuple[np.ndarray, np.ndarray, list]:
+    """`replicate` for several games of one shape (a table and its bootstrap replicates) at once,
+    each from the same starts: the games x starts x strategies in each array operation, not a
+    loop of small ones. Returns ends and averages (games x starts x strategies) and, per game,
+    the paths through the steps `kept`."""
+    first = games[0]
+    u = np.stack([g.u for g in games])                                  # games x k x m
+    h = np.array([0.5 / max(g.spread, 1e-12) for g in games])[:, None, None] * (-1 if first.lower else 1)
+    log = np.log(np.maximum(np.broadcast_to(x0, (len(games), *x0.shape)), 1e-300))
+    average = np.zeros_like(log)
+    paths = [[[] for _ in range(len(x0))] for _ in games] if kept else []
     kept = set(kept)
     half = steps // 2
     for t in range(steps + 1):
-        log -= log.max(axis=1, keepdims=True)
+        log = log - log.max(axis=2, keepdims=True)
         x = np.exp(log)
-        x /= x.sum(axis=1, keepdims=True)
+        x /= x.sum(axis=2, keepdims=True)
         if t in kept:
-            for j in range(len(x)):
-                paths[j].append(x[j].copy())
+            for i in range(len(games)):
+                for j in range(len(x0)):
+                    paths[i][j].append(x[i, j].copy())
         if t > half:
             average += x
         if t == steps:
             break
-        f = game.fitness(x)
-        log += h * (f - (x * f).sum(axis=1, keepdims=True))
-        log = np.maximum(log, -700.0)
+        chance = first.coef * np.exp(np.log(np.maximum(x, 1e-300)) @ first.opponents.T)  # games x starts x m
+        v = chance @ u.transpose(0, 2, 1)                                                  # games x starts x k
+        log = np.maximum(log + h * (v - (x * v).sum(axis=2, keepdims=True)), -700.0)
     return x, average / max(steps - half, 1), paths
 
 
@@ -186,12 +199,14 @@ def polish(game: Payoffs, x: np.ndarray) -> np.ndarray:
     return out if game.regret(out) <= game.regret(x) else x
 
 
-def solve(game: Payoffs, x0: np.ndarray, steps: int, epsilon: float) -> list[Equilibrium]:
+def solve(game: Payoffs, x0: np.ndarray, steps: int, epsilon: float,
+          run: tuple[np.ndarray, np.ndarray] | None = None) -> list[Equilibrium]:
     """The equilibria reached from the starts x0 (and the pure strategies that are equilibria),
     each polished and kept if its regret is at most epsilon x the payoffs' spread; the most
-    reached first (then the lowest regret)."""
+    reached first (then the lowest regret). `run`: the dynamics' ends and averages, if already
+    run (replicate_all)."""
     tol = epsilon * max(game.spread, 1e-12)
-    ends, averages, _ = replicate(game, x0, steps)
+    ends, averages = run if run is not None else replicate(game, x0, steps)[:2]
     found: list[Equilibrium] = []
     closest: list[tuple[float, np.ndarray]] = []
 
@@ -249,14 +264,16 @@ def same_play(table: np.ndarray, k: int, n: int) -> list[list[int]]:
     rows = Rows.of(k, n)
     counts = profiles.multisets(k, n)
     index = profiles.index_of(k, n)
-    row = {(int(p), int(m)): r for r, (p, m) in enumerate(zip(rows.profile, rows.member))}
+    present = (counts > 0).astype(np.int64)
+    before = np.cumsum(present, axis=1) - present  # before[p, m]: members of profile p ahead of m
     classes: list[list[int]] = []
     for s in range(k):
         for c in classes:
             swap = np.arange(k)
             swap[s], swap[c[0]] = c[0], s
-            image = [row[index[tuple(int(x) for x in counts[p][swap])], int(swap[m])] for p, m in row]
-            if (table[list(row.values())] == table[image]).all():
+            moved = np.array([index[tuple(int(x) for x in row)] for row in counts[:, swap]])  # profile p, swapped
+            p, m = moved[rows.profile], swap[rows.member]
+            if (table == table[rows.first[p] + before[p, m]]).all():  # row (p, m) against row (p', swap m)
                 c.append(s)
                 break
         else:
