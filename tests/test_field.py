@@ -333,6 +333,8 @@ def test_the_analysis_is_redone_from_the_table_alone(tmp_path, run):
     assert code == 0, err
     assert (folder / "analysis.json").read_text() == before and (folder / "report.html").is_file()
     assert analyse(folder) == json.loads(before)
+    code, _, err = run("report", tmp_path / "nowhere")
+    assert code == 2 and err.count("\n") == 1 and "nowhere is not a folder" in err
 
 
 @pytest.mark.parametrize("changes, message", [

@@ -296,6 +296,8 @@ def make_report(folder: str, baseline: str | None = None) -> Path:
     The baseline of the paired differences is the run's (its spec) unless one is given. A grading
     run's folder gets the grading report (simkit.reports.grading)."""
     out = Path(folder)
+    if not out.is_dir():
+        raise SimkitError(f"{folder} is not a folder (give one that `simkit run`, `tune`, `field` or `grade` wrote)")
     from simkit.whos_the_ass.grading import is_grading
 
     if is_grading(out):
