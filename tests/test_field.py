@@ -256,7 +256,7 @@ def test_the_table_is_the_same_for_any_threads_workers_and_resume(tmp_path, monk
         assert z["done3"].sum() == 1  # the second task's sums were not yet saved
     with pytest.raises(SimkitError, match="is not empty: it holds a field"):
         run_field(f, str(tmp_path / "b"))
-    with pytest.raises(SimkitError, match="holds another field"):
+    with pytest.raises(SimkitError, match=r"holds another field \(hands: 96 there, 97 here\)"):
         run_field(f, str(tmp_path / "b"), hands=97, resume=True)
     monkeypatch.setattr("simkit.field.play.SPAN", 48)  # another split: the done flags would not fit
     with pytest.raises(SimkitError, match="its tasks are not this version's"):
@@ -287,6 +287,7 @@ def test_ezelen_fields_take_attention_profiles(tmp_path):
     folder = run_field(f, str(tmp_path / "e"))
     meta, table, _, found = _played(folder)
     assert meta["share"] and meta["label"] == "share of rounds lost"
+    assert "regret (percentage points)" in (folder / "report.md").read_text()  # a difference, not a share
     alone = table[table["lineup"] == "greedy, greedy, greedy @ attention=0.3"].set_index("label")["mean"]
     assert alone["greedy @ attention=0.3"] > alone["greedy"]  # the one whose mind is elsewhere loses more rounds
     assert found["players"]["3"]["classes"] == []

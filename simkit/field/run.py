@@ -41,6 +41,19 @@ def play_text(f: Field, hands: int) -> str:
                        "bootstrap": f.bootstrap}, sort_keys=True, default=str)
 
 
+def _differs(kept: str | None, now: str) -> str:
+    """What differs between a folder's field and this one, in words: "hands: 2000 there, 20000 here"."""
+    try:
+        there, here = json.loads(kept), json.loads(now)
+    except (TypeError, ValueError):
+        return "its record names no field"
+    keys = [k for k in here if there.get(k) != here[k]]
+    if keys == ["table"] or not keys:
+        return "its table (game, players, seed, rules, match or model) differs"
+    return "; ".join(f"{k}: {there.get(k)} there, {here[k]} here" if k in ("hands", "bootstrap") else f"its {k} differs"
+                     for k in keys if k != "table" or len(keys) == 1)
+
+
 def total_hands(f: Field, hands: int | None = None) -> int:
     """Hands the field plays in all: every deal in every distinct seating of every profile."""
     deals = hands or f.hands
@@ -198,8 +211,8 @@ def _start(folder: Path, f: Field, hands: int, resume: bool) -> dict:
     meta = resumed(folder, META, "field", "field", "play the field again", resume)
     if meta is not None:
         if meta.get("plays") != play_text(f, hands):
-            raise SimkitError(f"{folder} holds another field (its table, pool, hands or bootstrap differ); resume it "
-                              "with the same spec and --hands, or choose another --out")
+            raise SimkitError(f"{folder} holds another field ({_differs(meta.get('plays'), play_text(f, hands))}); "
+                              "resume it with the same spec and --hands, or choose another --out")
         return meta
     mode = f.table.match["mode"]
     objective = f.game.objective(mode)

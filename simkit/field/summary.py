@@ -112,10 +112,13 @@ def equilibria_table(meta: dict, found: dict) -> pd.DataFrame:
 def against_table(meta: dict, found: dict) -> pd.DataFrame:
     """The ranking: each strategy's weight in the stable mix, its value against it and its regret
     (how much worse than the best reply), each with the bootstrap's 95% interval."""
-    def interval(row: dict, key: str) -> str:
-        shown = number(meta, row[key])
-        return shown if f"{key}_lo" not in row else \
-            f"{shown} ({number(meta, row[f'{key}_lo'])} to {number(meta, row[f'{key}_hi'])})"
+    def interval(row: dict, key: str, points: bool = False) -> str:
+        """A value (a share in percent), or with `points` a difference of shares in percentage points."""
+        def shown(x: float) -> str:
+            return f"{100 * x:.2f}" if points and meta["share"] else number(meta, x)
+
+        return shown(row[key]) if f"{key}_lo" not in row else \
+            f"{shown(row[key])} ({shown(row[f'{key}_lo'])} to {shown(row[f'{key}_hi'])})"
 
     e = found["equilibria"][0]
     rows = []
@@ -125,7 +128,7 @@ def against_table(meta: dict, found: dict) -> pd.DataFrame:
         rows.append({"rank": rank, "strategy": row["label"] + copy,
                      "weight": weight(*weights_of(e, i)),
                      f"{meta['label']} against the mix": interval(row, "value"),
-                     "regret": interval(row, "regret")})
+                     "regret (percentage points)" if meta["share"] else "regret": interval(row, "regret", True)})
     return pd.DataFrame(rows)
 
 
