@@ -10,6 +10,7 @@ state.npz keeps the sums of the tasks done (written every few seconds, each time
 --resume continues from; the sums are whole numbers, so a resumed run gives the same table bit
 for bit."""
 
+import functools
 import json
 import time
 from collections.abc import Callable
@@ -24,7 +25,7 @@ from simkit.errors import SimkitError
 from simkit.experiments import executors
 from simkit.experiments.runner import hold
 from simkit.field.play import Rows, play_task, tasks, total_weights
-from simkit.field.profiles import multisets
+from simkit.field.profiles import arrangements, multisets
 from simkit.field.spec import Field
 from simkit.files import atomic_path
 from simkit.records import finished, resumed
@@ -75,7 +76,7 @@ def run_field(f: Field, out: str, hands: int | None = None, resume: bool = False
         if not meta["complete"]:
             state = _state(folder, f, hands)
             if progress:
-                progress(_done_hands(f, hands, state))
+                progress(_done_hands(f, state))
             start = time.perf_counter()
             with executors.pool(workers, scheduler) as pool:
                 meta["executor"] = executors.describe(workers, scheduler)
@@ -99,13 +100,12 @@ def run_field(f: Field, out: str, hands: int | None = None, resume: bool = False
 
 def _play(pool, folder: Path, f: Field, n: int, hands: int, state: dict, files: tuple[str, ...],
           progress: Callable[[int], None] | None) -> None:
-    """The tasks at n players not yet done, their sums added into the state as they finish."""
-    todo = [t for i, t in enumerate(tasks(f, n, hands)) if not state[f"done{n}"][i]]
+    """The tasks at n players not yet done (the state's list), their sums added into the state as
+    they finish."""
+    order = {tuple(int(x) for x in t): i for i, t in enumerate(state[f"tasks{n}"])}
+    todo = [t for t, i in order.items() if not state[f"done{n}"][i]]
     if not todo:
         return
-    order = {t: i for i, t in enumerate(tasks(f, n, hands))}
-    rows = Rows.of(len(f.pool), n)
-    seatings = rows.seatings[rows.first[:-1]]
     saved = time.monotonic()
     for task, part in pool.map(play_task, todo, f, n, f.bootstrap, files):
         end = part.first + len(part.sums)
@@ -114,22 +114,28 @@ def _play(pool, folder: Path, f: Field, n: int, hands: int, state: dict, files: 
         state[f"boot{n}"][part.first:end] += part.boot
         state[f"done{n}"][order[task]] = True
         if progress:
-            progress(int(seatings[task[0]:task[1]].sum()) * (task[3] - task[2]))
+            progress(_hands_of(f, n, task))
         if time.monotonic() - saved > SAVE_EVERY:
             _save_state(folder, state)
             saved = time.monotonic()
     _save_state(folder, state)
 
 
-def _done_hands(f: Field, hands: int, state: dict) -> int:
-    out = 0
-    for n in f.players:
-        rows = Rows.of(len(f.pool), n)
-        seatings = rows.seatings[rows.first[:-1]]
-        for i, (p0, p1, lo, hi) in enumerate(tasks(f, n, hands)):
-            if state[f"done{n}"][i]:
-                out += int(seatings[p0:p1].sum()) * (hi - lo)
-    return out
+def _hands_of(f: Field, n: int, task) -> int:
+    """Hands a task plays: its profiles' seatings x its deals."""
+    p0, p1, lo, hi = (int(x) for x in task)
+    return int(_seatings(len(f.pool), n)[p0:p1].sum()) * (hi - lo)
+
+
+@functools.lru_cache(maxsize=8)
+def _seatings(k: int, n: int) -> np.ndarray:
+    """Each profile's number of distinct seatings."""
+    return np.array([arrangements(c) for c in multisets(k, n)], np.int64)
+
+
+def _done_hands(f: Field, state: dict) -> int:
+    return sum(_hands_of(f, n, task) for n in f.players
+               for task, done in zip(state[f"tasks{n}"], state[f"done{n}"]) if done)
 
 
 def _empty_state(f: Field, hands: int) -> dict:
