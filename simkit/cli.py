@@ -557,14 +557,24 @@ def list_strategies(game, strategy_files):
               help="Hands (or rounds, matches) for the runner's overhead, whole deals each played in every cell "
                    "and rotation (0: skip it).")
 @click.option("--runner-only", is_flag=True, help="Measure only the runner's overhead (no engine tables).")
+@click.option("--vs-c", "vs_c", type=str, default=None,
+              help="Only this: all-lowest Who's the Ass? against a hand-written C engine built from this C file "
+                   "(whos_the_ass_lowest.c), one thread each, side by side.")
 @click.option("--dask-workers", type=str, default="", show_default=True,
               help="Also time the run on local Dask clusters of these sizes, e.g. 1,2.")
 @strategy_file_opt
 def bench(names, hands, reference_hands, player_list, strategy_hands, runner_specs, runner_hands, runner_only,
-          dask_workers, strategy_files):
+          vs_c, dask_workers, strategy_files):
     """Hands (Ezelen: rounds) per second of each game's fast engine on 1 thread and all threads and of its
     reference engine; of every strategy against all-lowest; and the experiment runner's overhead over
     the engine."""
+    if vs_c is not None:
+        from simkit.whos_the_ass.versus_c import versus_c
+
+        wta = games.get(games.DEFAULT)
+        versus_c(vs_c, options.player_counts("--players", player_list or "3,4,8,12", wta),
+                 check_count(hands, "--hands"), echo=click.echo)
+        return
     measured = [games.get(name) for name in names]
     counts = {g.name: options.player_counts("--players", player_list or g.bench_players, g) for g in measured}
     check_count(hands, "--hands")

@@ -2,6 +2,7 @@
 every kind of bad input, leaving no partial file behind."""
 
 import json
+import shutil
 import subprocess
 import sys
 
@@ -129,3 +130,46 @@ def test_bench_measures_the_runner_alone_for_any_game(run):
 def test_the_console_script_is_installed():
     out = subprocess.run([sys.executable, "-m", "simkit.cli", "simulate", "-n", "1"], capture_output=True, text=True)
     assert out.returncode == 2 and out.stderr.strip() == "simkit: error: Who's the Ass? needs 3 to 12 players, got 1"
+
+
+# A stand-in for the C engine with its output format: the comparison's build, runs and parsing,
+# without the C reference (which a clone of this repository does not hold).
+_FAKE_C = r"""
+#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+    if (argc < 5) return 2;
+    printf("players %s hands %s seconds 0.500 hands/s 2000000\n", argv[2], argv[3]);
+    printf("mean penalty per seat: 1.0\nmean tricks per hand: %d.5000\n", atoi(argv[2]) + 10);
+    return 0;
+}
+"""
+
+
+@pytest.mark.skipif(not (shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")), reason="no C compiler")
+def test_bench_vs_c_builds_the_c_file_and_prints_the_ratio(run, tmp_path):
+    source = tmp_path / "engine.c"
+    source.write_text(_FAKE_C)
+    code, out, _ = run("bench", "--vs-c", source, "--hands", "3000", "--players", "3,4")
+    assert code == 0, out
+    assert f"built {source} with -O3 -march=native" in out
+    rows = {int(line.split()[0]): line.split() for line in out.splitlines() if line[:1].isdigit()}
+    assert sorted(rows) == [3, 4]
+    for n, (_, ours, theirs, ratio, our_tricks, their_tricks) in rows.items():
+        assert theirs == "2000000" and float(their_tricks) == n + 10.5  # parsed from the C engine's lines
+        assert abs(float(ratio) - int(ours) / 2e6) < 0.006
+        assert 10 < float(our_tricks) < 15
+
+
+@pytest.mark.parametrize("content, message", [
+    (None, "--vs-c: no C file at "),
+    ("int main( {", "could not build"),
+])
+def test_bench_vs_c_refuses_what_it_cannot_build_in_one_line(run, tmp_path, content, message):
+    source = tmp_path / "engine.c"
+    if content is not None:
+        if not (shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")):
+            pytest.skip("no C compiler")
+        source.write_text(content)
+    code, out, err = run("bench", "--vs-c", source, "--hands", "1000")
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1 and out == ""

@@ -174,6 +174,20 @@ def player(table_of, decide):
     `table = table_of(strats)` made once per hand: the engine's own (a lineup of compiled
     strategies), or a search's rollouts (a heuristic called directly, which numba can cache)."""
 
+    @nb.njit(inline="always", cache=True)
+    def _decide_until_end(table, params, hands, view, rngs, log, err, seeing):
+        shown = readonly(view)  # what strategies get: the same memory, typed read-only
+        while True:
+            s = view[V.SEAT]
+            if seeing and params[s, SEES_ALL] != 0:
+                every = hands.reshape(hands.shape[0] * N_CODES)  # every hand, row by row
+                action = decide(table, s, readonly(every), shown, readonly(params[s]), rngs[s])
+            else:
+                action = decide(table, s, readonly(hands[s]), shown, readonly(params[s]), rngs[s])
+            t = step(hands, view, action, log, err)
+            if t != 0:
+                return t
+
     # _nrt=False: play allocates nothing, and without it numba wraps every array slice it passes
     # to a strategy in atomic reference-count updates (about a third of the time per hand).
     @nb.njit(cache=True, _nrt=False)
@@ -187,15 +201,13 @@ def player(table_of, decide):
         view = unowned(view, (V.SIZE,))
         params = unowned(params, (params.shape[0], params.shape[1]))
         rngs = unowned(rngs, (rngs.shape[0], 1))
-        shown = readonly(view)  # what strategies get: the same memory, typed read-only
-        every = hands.reshape(hands.shape[0] * N_CODES)  # every hand, row by row: a seat that sees all gets them
         table = table_of(strats)
-        while True:
-            s = view[V.SEAT]
-            hand = every if params[s, SEES_ALL] != 0 else hands[s]
-            t = step(hands, view, decide(table, s, readonly(hand), shown, readonly(params[s]), rngs[s]), log, err)
-            if t != 0:
-                return t
+        # A seat that sees all (params[seat, SEES_ALL]) gets every hand, row by row. Whether any
+        # does is asked once per hand: the loop without it passes a hand of a constant shape.
+        for s in range(view[V.PLAYERS]):
+            if params[s, SEES_ALL] != 0:
+                return _decide_until_end(table, params, hands, view, rngs, log, err, True)
+        return _decide_until_end(table, params, hands, view, rngs, log, err, False)
 
     return play_on
 
