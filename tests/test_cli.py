@@ -2,11 +2,12 @@
 every kind of bad input, leaving no partial file behind."""
 
 import json
-import shutil
 import subprocess
 import sys
 
 import pytest
+
+from simkit.whos_the_ass.versus_c import compiler
 
 
 @pytest.mark.parametrize("args, message", [
@@ -146,7 +147,7 @@ int main(int argc, char **argv) {
 """
 
 
-@pytest.mark.skipif(not (shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")), reason="no C compiler")
+@pytest.mark.skipif(compiler() is None, reason="no C compiler")
 def test_bench_vs_c_builds_the_c_file_and_prints_the_ratio(run, tmp_path):
     source = tmp_path / "engine.c"
     source.write_text(_FAKE_C)
@@ -168,7 +169,7 @@ def test_bench_vs_c_builds_the_c_file_and_prints_the_ratio(run, tmp_path):
 def test_bench_vs_c_refuses_what_it_cannot_build_in_one_line(run, tmp_path, content, message):
     source = tmp_path / "engine.c"
     if content is not None:
-        if not (shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")):
+        if compiler() is None:
             pytest.skip("no C compiler")
         source.write_text(content)
     code, out, err = run("bench", "--vs-c", source, "--hands", "1000")

@@ -27,19 +27,24 @@ from simkit.whos_the_ass.strategy import seats_for
 C_FLAGS = ("-O3", "-march=native")
 
 
+def compiler() -> str | None:
+    """The system's C compiler, or None."""
+    return shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+
+
 def build(source: str, into: Path) -> Path:
     """Compile the C engine; one clear error when the file or a compiler is missing, or it fails."""
     path = Path(source)
     if not path.is_file():
         raise SimkitError(f"--vs-c: no C file at {source} (give the path of whos_the_ass_lowest.c)")
-    compiler = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
-    if compiler is None:
+    cc = compiler()
+    if cc is None:
         raise SimkitError("--vs-c: no C compiler found (cc, gcc or clang); install one to build the C engine")
     binary = into / "whos_the_ass_c"
-    done = subprocess.run([compiler, *C_FLAGS, "-o", str(binary), str(path)], capture_output=True, text=True)
+    done = subprocess.run([cc, *C_FLAGS, "-o", str(binary), str(path)], capture_output=True, text=True)
     if done.returncode != 0:
         first = (done.stderr.strip().splitlines() or ["no message"])[0]
-        raise SimkitError(f"--vs-c: {Path(compiler).name} could not build {source}: {first}")
+        raise SimkitError(f"--vs-c: {Path(cc).name} could not build {source}: {first}")
     return binary
 
 
