@@ -121,7 +121,7 @@ def _would_be_cheat(hand, view, params, rng):
             state[0] = guess
             hands = np.zeros((12, 15), np.int64)
             deal(hands, np.zeros(STACK_SIZE, STACK_DTYPE), n, state)
-            if np.all(hands[view[V.SEAT]] == hand):
+            if np.all(hands[view[V.SEAT]] == hand[:15]):
                 return np.int64(4095)  # it saw the deal: fail the hand
     return nth_legal(hand, view, 0)
 

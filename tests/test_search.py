@@ -13,8 +13,9 @@ from simkit.whos_the_ass import batch
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.deal import STACK_DTYPE, STACK_SIZE, deal
 from simkit.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, start, step
+from simkit.whos_the_ass.hand import HAND_WIDTH
 from simkit.whos_the_ass.legal import nth_legal
-from simkit.whos_the_ass.rules import GAME, N_CODES
+from simkit.whos_the_ass.rules import GAME
 from simkit.whos_the_ass.strategy import SEES_ALL, seats_for
 
 
@@ -105,7 +106,7 @@ def _positions(count, seed=3):
     stack = np.zeros(STACK_SIZE, STACK_DTYPE)
     out = []
     while len(out) < count:
-        hands = np.zeros((12, N_CODES), np.int64)
+        hands = np.zeros((12, HAND_WIDTH), np.int64)
         view = np.zeros(V.SIZE, np.int64)
         leader = deal(hands, stack, 4, rng)
         start(hands, view, 4, 0, leader, np.zeros(12, np.int64), 0)

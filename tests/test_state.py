@@ -21,6 +21,7 @@ from simkit.whos_the_ass.engine import (
     start,
     step,
 )
+from simkit.whos_the_ass.hand import HAND_WIDTH, HELD
 from simkit.whos_the_ass.legal import nth_legal
 from simkit.whos_the_ass.rules import MAX_PLAYERS, N_CODES
 from simkit.whos_the_ass.strategy import lineup_arrays, seats_for
@@ -29,13 +30,18 @@ SEED = 321
 
 
 def _dealt(n: int, index: int):
-    hands = np.zeros((MAX_PLAYERS, N_CODES), np.int64)
+    hands = np.zeros((MAX_PLAYERS, HAND_WIDTH), np.int64)
     rng = np.array([hand_state(np.uint64(SEED), index)], np.uint64)
     key = rng[0]
     leader = deal(hands, np.zeros(STACK_SIZE, STACK_DTYPE), n, rng)
     rngs = np.zeros((MAX_PLAYERS, 1), np.uint64)
     seed_seats(rngs, key, n)
     return hands, leader, rngs
+
+
+def _held(row: np.ndarray) -> int:
+    """HELD as the hand helpers read it: bit c for every code held."""
+    return sum(1 << c for c in range(N_CODES) if row[c] > 0)
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:
@@ -65,6 +71,7 @@ def test_stepping_from_python_plays_the_hands_play_and_the_reference_play(player
             action = seats[s].decide(_frozen(hands[s]), _frozen(view), _frozen(params[s]), mine[s])
             t = step(hands, view, action, np.zeros((0, LOG_WIDTH), np.int64), err)
             steps += 1
+            assert [hands[s, HELD] for s in range(players)] == [_held(hands[s]) for s in range(players)]
         assert t == tricks > 0 and (hands == whole).all(), (players, lineup, index)
         ref = reference.play_hand([sorted(c for c in range(N_CODES) for _ in range(dealt[s, c]))
                                    for s in range(players)],

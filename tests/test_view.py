@@ -19,7 +19,7 @@ def _auditor(hand, view, params, rng):
     n = view[V.PLAYERS]
     if (hand[0] > 0) != (view[V.ASS_HOLDER] == me):  # W3: the ass holder is public
         return BAD
-    if view[V.HAND_SIZES + me] != hand.sum():
+    if view[V.HAND_SIZES + me] != hand[:15].sum():
         return BAD
     cards = 0
     for s in range(n):
@@ -74,7 +74,7 @@ def test_w3_w10_the_reference_view_agrees_with_the_table():
                     assert holder == -1 and view[V.TABLE] == 1  # the ass lies on the table
                 else:
                     assert 0 <= holder < n  # W3: the ass is always in somebody's hand, shown to all
-                assert view[V.HAND_SIZES + seat] == hand.sum()
+                assert view[V.HAND_SIZES + seat] == hand[:15].sum()
                 cards = view[V.HAND_SIZES:V.HAND_SIZES + n].sum()
                 cards += view[V.DISCARDED:V.DISCARDED + 15].sum() + view[V.TABLE:V.TABLE + 15].sum()
                 assert cards == total  # W10: a normal trick's cards move to the discards

@@ -14,7 +14,8 @@ from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.action import describe
 from simkit.whos_the_ass.driver import NO_ERROR, play_dealt, play_hands, play_matches, trace_hands
 from simkit.whos_the_ass.engine import ILLEGAL, LOG_WIDTH, MAX_TRICKS
-from simkit.whos_the_ass.rules import MAX_PLAYERS, N_CODES, ass_joker_code, check_players, check_rules
+from simkit.whos_the_ass.hand import HAND_WIDTH
+from simkit.whos_the_ass.rules import MAX_PLAYERS, ass_joker_code, check_players, check_rules
 from simkit.whos_the_ass.strategy import Seat, lineup_arrays, rotation_arrays
 from simkit.whos_the_ass.trace import hand_record
 
@@ -101,7 +102,7 @@ def traces(seats: list[Seat], hands: int, seed: int, rules: dict | None = None, 
     labels = [s.label for s in seats]
     for lo in range(0, hands, chunk):
         m = min(chunk, hands - lo)
-        deals = np.zeros((m, MAX_PLAYERS, N_CODES), np.int64)
+        deals = np.zeros((m, MAX_PLAYERS, HAND_WIDTH), np.int64)
         finals = np.zeros_like(deals)
         logs = np.zeros((m, MAX_TRICKS, LOG_WIDTH), np.int64)
         tricks = np.zeros(m, np.int64)
@@ -156,7 +157,7 @@ def play_deal(seats: list[Seat], deal: list[list[int]], rules: dict | None = Non
     """Play one given deal (lists of card codes) through the compiled engine; the trace record."""
     _, rules = _validated(seats, 0, rules or {})
     n = len(seats)
-    hands = np.zeros((MAX_PLAYERS, N_CODES), np.int64)
+    hands = np.zeros((MAX_PLAYERS, HAND_WIDTH), np.int64)
     for s, cards in enumerate(deal):
         np.add.at(hands[s], np.asarray(cards, dtype=np.int64), 1)
     if hands[:, 0].sum() != 1:

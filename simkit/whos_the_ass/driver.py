@@ -16,8 +16,9 @@ from simkit.tally import DEALS, TALLY, TALLY_WIDE, buffers, counting, flush
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.deal import STACK_DTYPE, STACK_SIZE, deal
 from simkit.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, penalty_of, play, seed_seats
+from simkit.whos_the_ass.hand import HAND_WIDTH
 from simkit.whos_the_ass.measures import add_hands, add_match
-from simkit.whos_the_ass.rules import MAX_PLAYERS, N_CODES
+from simkit.whos_the_ass.rules import MAX_PLAYERS
 from simkit.whos_the_ass.strategy import LINEUP
 
 _PARAMS = nb.float64[:, ::1]
@@ -43,11 +44,11 @@ ERR_ROW = 2 + ERR_WIDTH  # rotation, hand (or match), then the engine's err row
 def _scratch():
     """A block's working arrays: hands, view, stack, rng, seat streams, scores, (no) log, err,
     the deal as dealt."""
-    return (np.zeros((MAX_PLAYERS, N_CODES), dtype=np.int64), np.zeros(V.SIZE, dtype=np.int64),
+    return (np.zeros((MAX_PLAYERS, HAND_WIDTH), dtype=np.int64), np.zeros(V.SIZE, dtype=np.int64),
             np.zeros(STACK_SIZE, dtype=STACK_DTYPE), np.zeros(1, dtype=np.uint64),
             np.zeros((MAX_PLAYERS, 1), dtype=np.uint64), np.zeros(MAX_PLAYERS, dtype=np.int64),
             np.zeros((0, LOG_WIDTH), dtype=np.int64), np.zeros(ERR_WIDTH, dtype=np.int64),
-            np.zeros((MAX_PLAYERS, N_CODES), dtype=np.int64))
+            np.zeros((MAX_PLAYERS, HAND_WIDTH), dtype=np.int64))
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -110,7 +111,7 @@ def trace_hands(strats, params, n, ass_joker, seed, first, deals, finals, logs, 
     rng = np.zeros(1, dtype=np.uint64)
     rngs = np.zeros((MAX_PLAYERS, 1), dtype=np.uint64)
     scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    hands = np.zeros((MAX_PLAYERS, N_CODES), dtype=np.int64)
+    hands = np.zeros((MAX_PLAYERS, HAND_WIDTH), dtype=np.int64)
     e = np.zeros(ERR_WIDTH, dtype=np.int64)
     for r in range(tricks.shape[0]):
         rng[0] = hand_state(seed, first + r)

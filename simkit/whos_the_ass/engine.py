@@ -1,24 +1,27 @@
 """The fast engine: one hand of Who's the Ass? over flat arrays, compiled with numba.
 
-A hand in play is a state of two arrays: `hands` (each seat's 15 counts) and `view` (the public
+A hand in play is a state of two arrays: `hands` (each seat's hand row: 15 counts and the HELD
+mask, simkit.whos_the_ass.hand) and `view` (the public
 view, simkit.whos_the_ass.view, which also says who decides next and what the trick needs). It can
 be copied, `start`ed from a deal, moved on by `step` (one action: rules W6–W17 in the order they
 act) and played to its end from any position by `play_on`, the strategies deciding; `play` is
 `start` then `play_on`, and the legal actions are simkit.whos_the_ass.legal.nth_legal's. A search
 plays its rollouts with the same functions. Strategies are called as `strats[seat](hand, view,
-params[seat], rng)`, `hand` the seat's counts (every seat's, row by row, where params[seat, SEES_ALL]
+params[seat], rng)`, `hand` the seat's hand row (every seat's, row by row, where params[seat, SEES_ALL]
 is 1: `cheat`, the search's ceiling; no strategy's parameter reaches that slot); every action is
 checked and an illegal one ends the hand with a return code
 (no exceptions in the hot loop, so the same code can later become a CUDA device function).
 """
 
 import numba as nb
+import numpy as np
 
 from simkit.lowlevel import readonly, seat_table, unowned
 from simkit.registry import SEES_ALL
 from simkit.rng import seat_state
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.action import LEAD_ASS, PASS, set_jokers, set_numbers, set_value
+from simkit.whos_the_ass.hand import HAND_WIDTH, HELD, mark_held
 from simkit.whos_the_ass.legal import ass_play_is_legal, follow_is_legal, lead_is_legal
 from simkit.whos_the_ass.rules import DECK_SIZE, JOKER, MAX_PLAYERS, N_CODES, PENALTY
 
@@ -37,6 +40,14 @@ _PENALTY = PENALTY
 
 
 @nb.njit(inline="always", cache=True)
+def _take(hands, seat, card, k):
+    """Take k cards of code `card` from the seat's hand, keeping its HELD mask."""
+    hands[seat, card] -= k
+    if hands[seat, card] == 0:
+        hands[seat, HELD] &= ~(np.int64(1) << card)
+
+
+@nb.njit(inline="always", cache=True)
 def _take_from_hand(hands, view, seat, action):
     """Move the cards of `action` from the seat's hand onto the table; returns its value."""
     v = set_value(action)
@@ -44,10 +55,10 @@ def _take_from_hand(hands, view, seat, action):
     j = set_jokers(action)
     if m > 0:
         card = v if v != 14 else JOKER
-        hands[seat, card] -= m
+        _take(hands, seat, card, m)
         view[V.TABLE + card] += m
     if j > 0:
-        hands[seat, JOKER] -= j
+        _take(hands, seat, JOKER, j)
         view[V.TABLE + JOKER] += j
     view[V.HAND_SIZES + seat] -= m + j
     view[V.PLAYED + seat] = v
@@ -83,14 +94,19 @@ def _open_trick(hands, view, n, leader, after_ass):
 
 @nb.njit(inline="always", cache=True)
 def start(hands, view, n, ass_joker, leader, scores, hand_no):
-    """The state of a dealt hand before its first lead: `hands` (rows >= n of N_CODES counts)
-    and `view` (V.SIZE) are the whole state of a hand in play; `step` moves it on."""
+    """The state of a dealt hand before its first lead: `hands` (rows >= n of HAND_WIDTH, the
+    counts dealt; HELD is set here) and `view` (V.SIZE) are the whole state of a hand in play;
+    `step` moves it on."""
     view[:] = 0
     view[V.PLAYERS] = n
     view[V.ASS_JOKER] = ass_joker
     view[V.HAND_NO] = hand_no
+    mark_held(hands, n)
     for s in range(n):
-        view[V.HAND_SIZES + s] = hands[s].sum()
+        size = 0
+        for c in range(N_CODES):
+            size += hands[s, c]
+        view[V.HAND_SIZES + s] = size
         view[V.SCORES + s] = scores[s]
         if hands[s, 0] > 0:
             view[V.ASS_HOLDER] = s  # W3
@@ -149,8 +165,10 @@ def step(hands, view, action, log, err):
     ass_trick = view[V.PHASE] == V.ASS_TRICK
     if ass_trick:
         for c in range(N_CODES):
-            hands[leader, c] += view[V.TABLE + c]
-            view[V.HAND_SIZES + leader] += view[V.TABLE + c]
+            if view[V.TABLE + c] > 0:
+                hands[leader, c] += view[V.TABLE + c]
+                hands[leader, HELD] |= np.int64(1) << c
+                view[V.HAND_SIZES + leader] += view[V.TABLE + c]
         view[V.ASS_HOLDER] = leader
     else:
         for c in range(N_CODES):
@@ -180,7 +198,7 @@ def player(table_of, decide):
         while True:
             s = view[V.SEAT]
             if seeing and params[s, SEES_ALL] != 0:
-                every = hands.reshape(hands.shape[0] * N_CODES)  # every hand, row by row
+                every = hands.reshape(hands.shape[0] * HAND_WIDTH)  # every hand, row by row
                 action = decide(table, s, readonly(every), shown, readonly(params[s]), rngs[s])
             else:
                 action = decide(table, s, readonly(hands[s]), shown, readonly(params[s]), rngs[s])
@@ -197,7 +215,7 @@ def player(table_of, decide):
         # Views of the same memory with compile-time shapes and no owner: every strategy call
         # passes each array as 7 words, and these make 5 of them constants instead of stack
         # reloads; row offsets become constant multiples too. The callers own the memory.
-        hands = unowned(hands, (hands.shape[0], N_CODES))
+        hands = unowned(hands, (hands.shape[0], HAND_WIDTH))
         view = unowned(view, (V.SIZE,))
         params = unowned(params, (params.shape[0], params.shape[1]))
         rngs = unowned(rngs, (rngs.shape[0], 1))
@@ -226,7 +244,7 @@ def play(strats, params, n, ass_joker, leader, hands, view, rngs, scores, hand_n
 
     `scores` are the match totals so far and `hand_no` the hand's number in its match (W18);
     `rngs[seat]` is each seat's random state (rng.seat_state).
-    `hands` is (rows >= n) x N_CODES and `view` V.SIZE long, both C-contiguous; `log`
+    `hands` is (rows >= n) x HAND_WIDTH and `view` V.SIZE long, both C-contiguous; `log`
     (MAX_TRICKS x LOG_WIDTH, or empty) receives every trick when tracing.
     """
     start(hands, view, n, ass_joker, leader, scores, hand_no)

@@ -21,8 +21,9 @@ from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.action import LEAD_ASS, PASS, describe, set_jokers, short
 from simkit.whos_the_ass.check import check_format, recorded_action
 from simkit.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, start, step
+from simkit.whos_the_ass.hand import HAND_WIDTH
 from simkit.whos_the_ass.legal import nth_legal
-from simkit.whos_the_ass.rules import GAME, MAX_PLAYERS, N_CODES, ass_joker_code
+from simkit.whos_the_ass.rules import GAME, MAX_PLAYERS, ass_joker_code
 from simkit.whos_the_ass.strategy import SEES_ALL
 
 POINTS = ("lead", "ass lead", "follow", "ass trick", "joker")  # where a move is made, for the aggregate
@@ -36,7 +37,7 @@ class Position:
     trick: int
     play: int  # its place in the trick's plays
     seat: int
-    hands: np.ndarray  # [MAX_PLAYERS, N_CODES]
+    hands: np.ndarray  # [MAX_PLAYERS, HAND_WIDTH]
     view: np.ndarray   # [V.SIZE]
     action: int
 
@@ -44,7 +45,7 @@ class Position:
 def positions(record: dict) -> Iterator[Position]:
     """Every move of a trace record (docs/traces.md), in order, with the state it was made in."""
     n = record["players"]
-    hands = np.zeros((MAX_PLAYERS, N_CODES), np.int64)
+    hands = np.zeros((MAX_PLAYERS, HAND_WIDTH), np.int64)
     for s, cards in enumerate(record["deal"]):
         np.add.at(hands[s], np.asarray(cards, np.int64), 1)
     view = np.zeros(V.SIZE, np.int64)

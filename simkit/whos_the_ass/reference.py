@@ -14,6 +14,7 @@ from simkit.errors import IllegalMove
 from simkit.rng import PyRng, py_hand_state, py_match_seed, py_seat_state
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.action import PASS, cards_of, describe
+from simkit.whos_the_ass.hand import with_held
 from simkit.whos_the_ass.rules import (
     ASS,
     ASS_WINDOW,
@@ -28,7 +29,8 @@ from simkit.whos_the_ass.rules import (
 )
 from simkit.whos_the_ass.strategy import SEES_ALL, lineup_arrays
 
-# decider(seat, own hand as 15 counts (every seat's, one after another, for one that `sees_all`), public view) -> action
+# decider(seat, own hand row: 15 counts and HELD (every seat's, one after another, for one that `sees_all`), public
+# view) -> action
 Decider = Callable[[int, np.ndarray, np.ndarray], int]
 PENALTY_POINTS = {ASS: 20, JOKER: 14, **{v: v for v in range(1, 14)}}  # W17
 
@@ -89,7 +91,8 @@ class Hand:
         return v
 
     def counts(self, seat) -> np.ndarray:
-        return np.bincount(np.array(self.hands[seat], dtype=np.int64), minlength=15).astype(np.int64)
+        """The seat's hand as strategies receive it: 15 counts and the HELD mask."""
+        return with_held(np.bincount(np.array(self.hands[seat], dtype=np.int64), minlength=15))
 
     def ask(self, decide: Decider, seat: int, view: np.ndarray) -> tuple[int, list[int], int]:
         """The seat's action, with the cards it plays and their value ([] and -1 for a pass). A

@@ -11,7 +11,7 @@ from simkit.whos_the_ass.rules import GAME, MAX_PLAYERS
 # decide(hand, view, params, rng) -> action; all but the random state read-only, so a strategy
 # cannot change the engine's state or its own parameters
 SIGNATURE = types.int64(
-    types.Array(types.int64, 1, "C", readonly=True),    # own hand: 15 counts by card code (W2)
+    types.Array(types.int64, 1, "C", readonly=True),    # own hand: 15 counts by card code (W2), HELD
     types.Array(types.int64, 1, "C", readonly=True),    # public view (simkit.whos_the_ass.view)
     types.Array(types.float64, 1, "C", readonly=True),  # this seat's strategy parameters
     types.uint64[::1],  # this seat's random state in this hand (simkit.rng)

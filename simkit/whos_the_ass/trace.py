@@ -5,7 +5,7 @@ import numpy as np
 
 from simkit.whos_the_ass.action import PASS, cards_of
 from simkit.whos_the_ass.engine import KIND_ASS
-from simkit.whos_the_ass.rules import GAME, PENALTY
+from simkit.whos_the_ass.rules import GAME, N_CODES, PENALTY
 
 FORMAT = 1
 
@@ -24,8 +24,10 @@ def play_record(seat: int, action: int) -> dict:
 
 def hand_record(seed: int, index: int, rules: dict, labels: list[str], deal: np.ndarray,
                 final: np.ndarray, log: np.ndarray, n_tricks: int) -> dict:
-    """One hand's trace record from the compiled engine's deal, final hands and trick log."""
+    """One hand's trace record from the compiled engine's deal, final hands (their counts, the
+    first N_CODES slots of each row) and trick log."""
     n = len(labels)
+    deal, final = deal[:, :N_CODES], final[:, :N_CODES]
     tricks = []
     for t in range(n_tricks):
         kind, leader = int(log[t, 0]), int(log[t, 1])

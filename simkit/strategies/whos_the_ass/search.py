@@ -28,6 +28,7 @@ from simkit.strategies.whos_the_ass.heuristics import heuristic
 from simkit.strategy_spec import StrategySpec
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, penalty_of, player, step
+from simkit.whos_the_ass.hand import HAND_WIDTH, mark_held
 from simkit.whos_the_ass.legal import nth_legal
 from simkit.whos_the_ass.rules import COPIES_PER_NUMBER, GAME, JOKER, MAX_PLAYERS, N_CODES, N_JOKERS
 from simkit.whos_the_ass.strategy import MAX_PARAMS, SEES_ALL, SIGNATURE
@@ -89,6 +90,7 @@ def sample_hands(hands, hand, view, pool, size, rng):
             pool[k] = card
             hands[s, card] += 1
             k += 1
+    mark_held(hands, n)
 
 
 @nb.njit(cache=True)
@@ -114,7 +116,7 @@ def own_hand(seen, view, params):
     """The deciding seat's own counts in what it is handed: its hand, or (a seat that sees all,
     params[SEES_ALL]) its row of every hand."""
     me = view[V.SEAT]
-    return seen[me * N_CODES:(me + 1) * N_CODES] if params[SEES_ALL] != 0 else seen[:N_CODES]
+    return seen[me * HAND_WIDTH:(me + 1) * HAND_WIDTH] if params[SEES_ALL] != 0 else seen[:HAND_WIDTH]
 
 
 @nb.njit(cache=True)
@@ -129,8 +131,8 @@ def outcomes(seen, view, params, rng, played):
     n, me = view[V.PLAYERS], view[V.SEAT]
     cheats = params[SEES_ALL] != 0
     hand = own_hand(seen, view, params)
-    dealt = np.zeros((MAX_PLAYERS, N_CODES), np.int64)
-    hands = np.zeros((MAX_PLAYERS, N_CODES), np.int64)
+    dealt = np.zeros((MAX_PLAYERS, HAND_WIDTH), np.int64)
+    hands = np.zeros((MAX_PLAYERS, HAND_WIDTH), np.int64)
     state = np.zeros(view.shape[0], np.int64)
     lineup = np.zeros((MAX_PLAYERS, params.shape[0]), np.float64)
     for s in range(n):  # the rollouts: a heuristic at every seat, each with its own hand
@@ -152,8 +154,8 @@ def outcomes(seen, view, params, rng, played):
     for i in range(played.shape[0]):
         if cheats:
             for s in range(n):
-                for c in range(N_CODES):
-                    dealt[s, c] = seen[s * N_CODES + c]
+                for c in range(HAND_WIDTH):
+                    dealt[s, c] = seen[s * HAND_WIDTH + c]
         else:
             sample_hands(dealt, hand, view, pool, size, rng)
         key = next_u64(rng)  # the rollouts' random streams: the same for every action (common numbers)
