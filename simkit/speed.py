@@ -16,15 +16,18 @@ SEED = 20261130
 REPEATS = 3
 
 
+def once(play: Callable[[list, int], object], seats: list, count: int) -> tuple[float, object]:
+    """(deals/s, results) of one run on the threads set now."""
+    start = time.perf_counter()
+    res = play(seats, count)
+    return count / (time.perf_counter() - start), res
+
+
 def rate(play: Callable[[list, int], object], seats: list, count: int, threads: int) -> tuple[float, object]:
     """(deals/s, the last run's results): the median of REPEATS runs on `threads` threads."""
     nb.set_num_threads(threads)
-    seconds, res = [], None
-    for _ in range(REPEATS):
-        start = time.perf_counter()
-        res = play(seats, count)
-        seconds.append(time.perf_counter() - start)
-    return count / statistics.median(seconds), res
+    runs = [once(play, seats, count) for _ in range(REPEATS)]
+    return statistics.median(r for r, _ in runs), runs[-1][1]
 
 
 def engine_table(title: str, unit: str, players: list[int], count: int, reference_count: int, *,

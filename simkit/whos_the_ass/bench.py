@@ -1,12 +1,13 @@
 """`simkit bench` for Who's the Ass?: hands/s of the fast engine on 1 and all threads and of the
 reference engine (simkit.speed), and of every strategy on one thread."""
 
+import statistics
 from collections.abc import Callable
 
 import numba as nb
 import pandas as pd
 
-from simkit.speed import REPEATS, SEED, engine_table, rate
+from simkit.speed import REPEATS, SEED, engine_table, once, rate
 from simkit.whos_the_ass import batch, reference
 from simkit.whos_the_ass.driver import play_hands
 from simkit.whos_the_ass.rules import DEFAULT_RULES
@@ -30,31 +31,42 @@ def run_bench(players: list[int], hands: int, reference_hands: int, echo: Callab
 def strategy_bench(hands: int, echo: Callable[[str], None] = print, players: int = 4) -> pd.DataFrame:
     """Hands/s on one thread for each registered strategy at its defaults: with every seat playing
     it, and in one seat against `lowest` in the others. Strategies that make hands longer cost
-    more per hand, so tricks/s is shown too: the cost of the decisions themselves."""
+    more per hand, so tricks/s is shown too: the cost of the decisions themselves.
+
+    A machine's speed drifts while a table is measured, so each strategy's runs alternate with
+    runs of all-`lowest`, and each % is the median over REPEATS rounds of the ratio to the
+    all-`lowest` run just before it."""
     from simkit import registry
     from simkit.whos_the_ass.rules import GAME
 
-    def measure(specs):
-        seats = seats_for(specs, players)
-        rate_one, res = rate(_play, seats, hands, 1)
-        return rate_one, float(res.tricks.mean())
-
-    base, base_tricks = measure(["lowest"])
-    rows = []
-    for info in registry.available(GAME):
-        if info.search:  # thousands of times slower a decision: `search_bench`
-            continue
-        spec = info.name + ("()" if info.composer else "")
-        alone, tricks = measure([spec])
-        one, _ = measure([spec] + ["lowest"] * (players - 1))
-        rows.append({"strategy": info.name, "all seats": round(alone), "tricks/hand": round(tricks, 2),
-                     "% hands/s": round(100 * alone / base),
-                     "% tricks/s": round(100 * alone * tricks / (base * base_tricks)),
-                     "1 seat + lowest": round(one), "% ": round(100 * one / base)})
+    nb.set_num_threads(1)
+    specs = [info.name + ("()" if info.composer else "") for info in registry.available(GAME)
+             if not info.search]  # a search is thousands of times slower a decision: `search_bench`
+    lowest = seats_for(["lowest"], players)
+    runs: dict[str, list[tuple[float, float, float]]] = {spec: [] for spec in specs}
+    bases, tricks = [], {}
+    for _ in range(REPEATS):
+        for spec in specs:
+            base, res = once(_play, lowest, hands)
+            tricks["lowest"] = float(res.tricks.mean())
+            alone, res = once(_play, seats_for([spec], players), hands)
+            tricks[spec] = float(res.tricks.mean())
+            one, _ = once(_play, seats_for([spec] + ["lowest"] * (players - 1), players), hands)
+            runs[spec].append((alone, alone / base, one / base))
+            bases.append(base)
     nb.set_num_threads(nb.config.NUMBA_NUM_THREADS)
+    rows = []
+    for spec in specs:
+        alone, share, one = (statistics.median(r[k] for r in runs[spec]) for k in range(3))
+        rows.append({"strategy": spec.removesuffix("()"), "all seats": round(alone),
+                     "tricks/hand": round(tricks[spec], 2), "% hands/s": round(100 * share),
+                     "% tricks/s": round(100 * share * tricks[spec] / tricks["lowest"]),
+                     "% 1 seat + lowest": round(100 * one)})
     table = pd.DataFrame(rows).set_index("strategy").sort_values("% tricks/s")
-    echo(f"hands/s per strategy at {players} players on one thread (median of {REPEATS} runs of {hands:,} "
-         f"hands); % of all-lowest = {base:,.0f} hands/s, {base * base_tricks:,.0f} tricks/s")
+    base = statistics.median(bases)
+    echo(f"hands/s per strategy at {players} players on one thread ({hands:,} hands a run; each % the median "
+         f"over {REPEATS} rounds of the ratio to an all-lowest run just before); all-lowest: {base:,.0f} hands/s, "
+         f"{base * tricks['lowest']:,.0f} tricks/s")
     echo(table.to_string())
     search_bench(max(50, hands // 1000), echo, players)
     return table
