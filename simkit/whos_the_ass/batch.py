@@ -12,6 +12,7 @@ from simkit.rng import check_seed
 from simkit.tally import Tally, slots
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.action import describe
+from simkit.whos_the_ass.alone import alone as playing_alone
 from simkit.whos_the_ass.driver import NO_ERROR, play_dealt, play_hands, play_matches, trace_hands
 from simkit.whos_the_ass.engine import ILLEGAL, LOG_WIDTH, MAX_TRICKS
 from simkit.whos_the_ass.hand import HAND_WIDTH
@@ -59,23 +60,26 @@ def _validated(seats: list[Seat], seed: int, rules: dict) -> tuple[int, dict]:
 
 
 def play(seats: list[Seat], hands: int, seed: int, rules: dict | None = None, first: int = 0,
-         chunks: int = 1, progress: Callable[[int], None] | None = None) -> HandResults:
+         chunks: int = 1, progress: Callable[[int], None] | None = None, alone: bool | None = None) -> HandResults:
     """Play hands first..first+hands-1 on all threads; identical for any `chunks`."""
-    out = play_rotations([seats], hands, seed, rules, first, chunks, progress)
+    out = play_rotations([seats], hands, seed, rules, first, chunks, progress, alone=alone)
     return HandResults(out.penalties[0], out.tricks[0], out.ass_end[0])
 
 
 def play_rotations(rotations: list[list[Seat]], hands: int, seed: int, rules: dict | None = None, first: int = 0,
                    chunks: int = 1, progress: Callable[[int], None] | None = None,
-                   tally: tuple | None = None) -> HandResults:
+                   tally: tuple | None = None, alone: bool | None = None) -> HandResults:
     """Play hands first..first+hands-1 with each seating of `rotations` (the same deals replayed,
     the strategies moved round the table; the results' first axis), on all threads, each deal in
     every seating before the next; identical for any `chunks`. With a `tally` (simkit.tally; its
-    deal slots 0..hands-1), each hand is added to it as it is played."""
+    deal slots 0..hands-1), each hand is added to it as it is played. A table of one strategy
+    plays it written into the loop on long runs, or as `alone` says (simkit.whos_the_ass.alone):
+    the same results."""
     seed, rules = _validated(rotations[0], seed, rules or {})
     check_count(hands, "hands")
     n, count = len(rotations[0]), len(rotations)
     fns, order, params = rotation_arrays(rotations)
+    whole, by_whole = playing_alone(rotations, hands * count, alone)
     code = ass_joker_code(rules["ass_joker"])
     out = HandResults(np.zeros((count, hands, n), np.int16), np.zeros((count, hands), np.int16),
                       np.zeros((count, hands), np.int8))
@@ -83,7 +87,8 @@ def play_rotations(rotations: list[list[Seat]], hands: int, seed: int, rules: di
     for lo, hi in spans(hands, chunks, progress):
         part = out if (lo, hi) == (0, hands) else HandResults(*(np.zeros((count, hi - lo) + a.shape[2:], a.dtype)
                                                                   for a in (out.penalties, out.tricks, out.ass_end)))
-        errs = engine(rotations[0], play_hands, fns, order, params, n, code, np.uint64(seed), first + lo,
+        errs = engine(rotations[0], play_hands, fns, order, params, whole, by_whole, n, code, np.uint64(seed),
+                      first + lo,
                       part.penalties, part.tricks, part.ass_end, blocks_for(hi - lo), slots(tally, lo, hi))
         _check(rotations, errs)
         if part is not out:
@@ -128,14 +133,15 @@ class MatchResults:
 
 
 def matches(seats: list[Seat], count: int, seed: int, rules: dict | None = None, hands: int = 0,
-            threshold: int = 0, first: int = 0) -> MatchResults:
+            threshold: int = 0, first: int = 0, alone: bool | None = None) -> MatchResults:
     """Play `count` matches of `hands` hands each, or each until a total reaches `threshold`."""
-    out = match_rotations([seats], count, seed, rules, hands, threshold, first)
+    out = match_rotations([seats], count, seed, rules, hands, threshold, first, alone=alone)
     return MatchResults(out.totals[0], out.hands[0])
 
 
 def match_rotations(rotations: list[list[Seat]], count: int, seed: int, rules: dict | None = None, hands: int = 0,
-                    threshold: int = 0, first: int = 0, tally: tuple | None = None) -> MatchResults:
+                    threshold: int = 0, first: int = 0, tally: tuple | None = None,
+                    alone: bool | None = None) -> MatchResults:
     """`matches` with each seating of `rotations` (the results' first axis), as `play_rotations`
     (with a `tally`, each match added to it as deal slot 0..count-1)."""
     seed, rules = _validated(rotations[0], seed, rules or {})
@@ -143,9 +149,11 @@ def match_rotations(rotations: list[list[Seat]], count: int, seed: int, rules: d
     if (hands > 0) == (threshold > 0) or hands < 0 or threshold < 0:
         raise SimkitError("a match needs either a positive number of hands or a positive threshold")
     fns, order, params = rotation_arrays(rotations)
+    whole, by_whole = playing_alone(rotations, count * len(rotations) * max(hands, 10), alone)
     n = len(rotations[0])
     out = MatchResults(np.zeros((len(rotations), count, n), np.int64), np.zeros((len(rotations), count), np.int64))
-    errs = engine(rotations[0], play_matches, fns, order, params, n, ass_joker_code(rules["ass_joker"]),
+    errs = engine(rotations[0], play_matches, fns, order, params, whole, by_whole, n,
+                  ass_joker_code(rules["ass_joker"]),
                   np.uint64(seed), first, hands, threshold, out.totals, out.hands, blocks_for(count),
                   Tally.off(wide=True) if tally is None else tally)
     _check(rotations, errs)

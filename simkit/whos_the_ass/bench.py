@@ -9,6 +9,7 @@ import pandas as pd
 
 from simkit.speed import REPEATS, SEED, engine_table, once, rate
 from simkit.whos_the_ass import batch, reference
+from simkit.whos_the_ass.alone import ALONE_FROM
 from simkit.whos_the_ass.driver import play_hands
 from simkit.whos_the_ass.rules import DEFAULT_RULES
 from simkit.whos_the_ass.strategy import seats_for
@@ -21,8 +22,13 @@ def _play(seats: list, hands: int):
 def run_bench(players: list[int], hands: int, reference_hands: int, echo: Callable[[str], None] = print,
               strategy: str = "lowest", load_seconds: float = 0.0) -> pd.DataFrame:
     """Measure and print the table."""
+    long = hands >= ALONE_FROM  # as a run of `hands` plays: its warm-up compiles what the runs use
+
+    def play(seats: list, count: int):
+        return batch.play(seats, count, SEED, alone=long)
+
     return engine_table(
-        "Who's the Ass?", "hands", players, hands, reference_hands, seats_for=seats_for, play=_play,
+        "Who's the Ass?", "hands", players, hands, reference_hands, seats_for=seats_for, play=play,
         reference=lambda seats, i: reference.trace_hand(SEED, i, seats, DEFAULT_RULES),
         compiled=lambda: bool(sum(play_hands.stats.cache_misses.values())), strategy=strategy, echo=echo,
         load_seconds=load_seconds)
@@ -64,7 +70,8 @@ def strategy_bench(hands: int, echo: Callable[[str], None] = print, players: int
                      "% 1 seat + lowest": round(100 * one)})
     table = pd.DataFrame(rows).set_index("strategy").sort_values("% tricks/s")
     base = statistics.median(bases)
-    echo(f"hands/s per strategy at {players} players on one thread ({hands:,} hands a run; each % the median "
+    echo(f"hands/s per strategy at {players} players on one thread ({hands:,} hands a run, through the lineup; "
+         f"each % the median "
          f"over {REPEATS} rounds of the ratio to an all-lowest run just before); all-lowest: {base:,.0f} hands/s, "
          f"{base * tricks['lowest']:,.0f} tricks/s")
     echo(table.to_string())

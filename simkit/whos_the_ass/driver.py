@@ -14,8 +14,9 @@ from simkit.lowlevel import arranged, copy_rows, put
 from simkit.rng import hand_state, match_seed
 from simkit.tally import DEALS, TALLY, TALLY_WIDE, buffers, counting, flush
 from simkit.whos_the_ass import view as V
+from simkit.whos_the_ass.alone import PLAY_ALONE
 from simkit.whos_the_ass.deal import STACK_DTYPE, STACK_SIZE, deal
-from simkit.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, penalty_of, play, seed_seats
+from simkit.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, penalty_of, play, seed_seats, start
 from simkit.whos_the_ass.hand import HAND_WIDTH
 from simkit.whos_the_ass.measures import add_hands, add_match
 from simkit.whos_the_ass.rules import MAX_PLAYERS
@@ -23,12 +24,13 @@ from simkit.whos_the_ass.strategy import LINEUP
 
 _PARAMS = nb.float64[:, ::1]
 _ROTATED = (nb.int64[:, ::1], nb.float64[:, :, ::1])  # order[r, s], params[r, s, :]
+_ALONE = (PLAY_ALONE, nb.int64)  # simkit.whos_the_ass.alone: the loop of a one-strategy table, and whether to use it
 _PLAY_SIG = nb.int64[:, ::1](
-    LINEUP, *_ROTATED, nb.int64, nb.int64, nb.uint64, nb.int64,
+    LINEUP, *_ROTATED, *_ALONE, nb.int64, nb.int64, nb.uint64, nb.int64,
     nb.int16[:, :, ::1], nb.int16[:, ::1], nb.int8[:, ::1], nb.int64, TALLY,
 )
 _MATCH_SIG = nb.int64[:, ::1](
-    LINEUP, *_ROTATED, nb.int64, nb.int64, nb.uint64, nb.int64, nb.int64, nb.int64,
+    LINEUP, *_ROTATED, *_ALONE, nb.int64, nb.int64, nb.uint64, nb.int64, nb.int64, nb.int64,
     nb.int64[:, :, ::1], nb.int64[:, ::1], nb.int64, TALLY_WIDE,
 )
 _TRACE_SIG = nb.void(
@@ -51,9 +53,20 @@ def _scratch():
             np.zeros((MAX_PLAYERS, HAND_WIDTH), dtype=np.int64))
 
 
+@nb.njit(inline="always", cache=True)
+def _play_seating(strats, order, params, whole, alone, r, n, ass_joker, leader, hands, view, rngs, scores, hand_no,
+                  log, err):
+    """Play the dealt hand in seating r: through the lineup, or (`alone`) the whole hand in `whole`."""
+    if alone:
+        start(hands, view, n, ass_joker, leader, scores, hand_no)
+        return whole(params[r], hands, view, rngs, log, err)
+    return play(arranged(strats, order[r]), params[r], n, ass_joker, leader, hands, view, rngs, scores, hand_no, log,
+                err)
+
+
 @nb.njit(cache=True, _nrt=False)
-def _play_range(strats, order, params, n, ass_joker, seed, first, lo, hi, penalties, tricks, ass_end, err, tally, b,
-                scratch, kept):
+def _play_range(strats, order, params, whole, alone, n, ass_joker, seed, first, lo, hi, penalties, tricks, ass_end,
+                err, tally, b, scratch, kept):
     """Hands first+lo .. first+hi-1, each dealt once and played in every rotation r, into
     [r, lo..hi-1], and each into the tally (as block b, its buffers `kept`) once played in every
     rotation; stops at the first illegal move (err: rotation, hand, the engine's row). In arrays
@@ -67,7 +80,8 @@ def _play_range(strats, order, params, n, ass_joker, seed, first, lo, hi, penalt
         for r in range(order.shape[0]):
             copy_rows(hands, dealt)
             seed_seats(rngs, key, n)
-            t = play(arranged(strats, order[r]), params[r], n, ass_joker, leader, hands, view, rngs, scores, 0, log, e)
+            t = _play_seating(strats, order, params, whole, alone, r, n, ass_joker, leader, hands, view, rngs,
+                              scores, 0, log, e)
             if t < 0:
                 err[0], err[1] = r, first + h
                 put(err, 2, e)
@@ -84,11 +98,12 @@ def _play_range(strats, order, params, n, ass_joker, seed, first, lo, hi, penalt
 
 
 @nb.njit(_PLAY_SIG, parallel=True, nogil=True, cache=True)
-def play_hands(strats, order, params, n, ass_joker, seed, first, penalties, tricks, ass_end, blocks, tally):
+def play_hands(strats, order, params, whole, alone, n, ass_joker, seed, first, penalties, tricks, ass_end, blocks,
+               tally):
     """Play hands `first`.. of the run (tricks.shape[1] of them) in every rotation r of the
-    lineup, into penalties[r], tricks[r], ass_end[r], on all threads in `blocks` blocks, each
-    hand in every rotation before the next; hand i is deal slot i of the tally (simkit.tally;
-    empty: none), added as it is played.
+    lineup (or, with `alone`, by `whole`: simkit.whos_the_ass.alone), into penalties[r], tricks[r],
+    ass_end[r], on all threads in `blocks` blocks, each hand in every rotation before the next;
+    hand i is deal slot i of the tally (simkit.tally; empty: none), added as it is played.
 
     Returns an error table, one row per block: (rotation, failing hand, or NO_ERROR twice, then
     status, seat, trick, action, phase); the first failure in (hand, rotation) order is the same
@@ -98,8 +113,8 @@ def play_hands(strats, order, params, n, ass_joker, seed, first, penalties, tric
     errs = np.full((blocks, ERR_ROW), NO_ERROR, dtype=np.int64)
     for b in nb.prange(blocks):
         lo, hi = block_range(b, blocks, count)
-        _play_range(strats, order, params, n, ass_joker, seed, first, lo, hi, penalties, tricks, ass_end, errs[b],
-                    tally, b, _scratch(), buffers(tally))
+        _play_range(strats, order, params, whole, alone, n, ass_joker, seed, first, lo, hi, penalties, tricks, ass_end,
+                    errs[b], tally, b, _scratch(), buffers(tally))
     return errs
 
 
@@ -137,7 +152,7 @@ def _reached(scores, n, threshold):
 
 
 @nb.njit(cache=True, _nrt=False)
-def _match_range(strats, order, params, n, ass_joker, seed, first, hands_per_match, threshold, lo, hi,
+def _match_range(strats, order, params, whole, alone, n, ass_joker, seed, first, hands_per_match, threshold, lo, hi,
                  totals, lengths, err, tally, b, scratch, kept):
     """Matches first+lo .. first+hi-1, each in every rotation r, into [r, lo..hi-1], and each
     into the tally (as block b, its buffers `kept`) once played in every rotation; stops at the
@@ -148,7 +163,6 @@ def _match_range(strats, order, params, n, ass_joker, seed, first, hands_per_mat
     for m in range(lo, hi):
         ms = match_seed(seed, first + m)
         for r in range(order.shape[0]):
-            lineup = arranged(strats, order[r])
             scores = totals[r, m]
             scores[:] = 0
             j = 0
@@ -156,7 +170,8 @@ def _match_range(strats, order, params, n, ass_joker, seed, first, hands_per_mat
                 rng[0] = hand_state(ms, j)
                 seed_seats(rngs, rng[0], n)
                 leader = deal(hands, stack, n, rng)
-                if play(lineup, params[r], n, ass_joker, leader, hands, view, rngs, scores, j, log, e) < 0:
+                if _play_seating(strats, order, params, whole, alone, r, n, ass_joker, leader, hands, view, rngs,
+                                 scores, j, log, e) < 0:
                     err[0], err[1] = r, first + m
                     put(err, 2, e)
                     return
@@ -175,7 +190,7 @@ def _match_range(strats, order, params, n, ass_joker, seed, first, hands_per_mat
 
 
 @nb.njit(_MATCH_SIG, parallel=True, nogil=True, cache=True)
-def play_matches(strats, order, params, n, ass_joker, seed, first, hands_per_match, threshold, totals,
+def play_matches(strats, order, params, whole, alone, n, ass_joker, seed, first, hands_per_match, threshold, totals,
                  lengths, blocks, tally):
     """W18: matches `first`.., each of `hands_per_match` hands or until a total reaches
     `threshold` (whichever is set, >0), each in every rotation r of the lineup before the next.
@@ -185,7 +200,7 @@ def play_matches(strats, order, params, n, ass_joker, seed, first, hands_per_mat
     errs = np.full((blocks, ERR_ROW), NO_ERROR, dtype=np.int64)
     for b in nb.prange(blocks):
         lo, hi = block_range(b, blocks, count)
-        _match_range(strats, order, params, n, ass_joker, seed, first, hands_per_match, threshold, lo, hi,
+        _match_range(strats, order, params, whole, alone, n, ass_joker, seed, first, hands_per_match, threshold, lo, hi,
                      totals, lengths, errs[b], tally, b, _scratch(), buffers(tally))
     return errs
 

@@ -187,24 +187,46 @@ def step(hands, view, action, log, err):
     return 0
 
 
+@nb.njit(inline="always", cache=True)
+def _own_hand(hands, params, seat):
+    return hands[seat]
+
+
+@nb.njit(inline="always", cache=True)
+def _every_hand_if_seen(hands, params, seat):
+    """Every hand, row by row, to a seat that sees all (params[seat, SEES_ALL]); its own to others."""
+    if params[seat, SEES_ALL] != 0:
+        return hands.reshape(hands.shape[0] * HAND_WIDTH)
+    return hands[seat]
+
+
+@nb.njit(inline="always", cache=True)
+def _fixed_shapes(params, hands, view, rngs):
+    """Views of the same memory with compile-time shapes and no owner: every strategy call passes
+    each array as 7 words, and these make 5 of them constants instead of stack reloads; row
+    offsets become constant multiples too. The callers own the memory."""
+    return (unowned(params, (params.shape[0], params.shape[1])), unowned(hands, (hands.shape[0], HAND_WIDTH)),
+            unowned(view, (V.SIZE,)), unowned(rngs, (rngs.shape[0], 1)))
+
+
+@nb.njit(inline="always", cache=True)
+def _decide_until_end(decide, hand_of, table, params, hands, view, rngs, log, err):
+    """The play loop: `decide(table, seat, hand, view, params, rng)`, with the hand `hand_of`
+    gives, then `step`, until the hand ends. `decide` and `hand_of` are compiled functions
+    passed in, so numba writes them into the loop."""
+    shown = readonly(view)  # what strategies get: the same memory, typed read-only
+    while True:
+        s = view[V.SEAT]
+        action = decide(table, s, readonly(hand_of(hands, params, s)), shown, readonly(params[s]), rngs[s])
+        t = step(hands, view, action, log, err)
+        if t != 0:
+            return t
+
+
 def player(table_of, decide):
     """A `play_on` whose seats decide by `decide(table, seat, hand, view, params, rng)`, with
     `table = table_of(strats)` made once per hand: the engine's own (a lineup of compiled
     strategies), or a search's rollouts (a heuristic called directly, which numba can cache)."""
-
-    @nb.njit(inline="always", cache=True)
-    def _decide_until_end(table, params, hands, view, rngs, log, err, seeing):
-        shown = readonly(view)  # what strategies get: the same memory, typed read-only
-        while True:
-            s = view[V.SEAT]
-            if seeing and params[s, SEES_ALL] != 0:
-                every = hands.reshape(hands.shape[0] * HAND_WIDTH)  # every hand, row by row
-                action = decide(table, s, readonly(every), shown, readonly(params[s]), rngs[s])
-            else:
-                action = decide(table, s, readonly(hands[s]), shown, readonly(params[s]), rngs[s])
-            t = step(hands, view, action, log, err)
-            if t != 0:
-                return t
 
     # _nrt=False: play allocates nothing, and without it numba wraps every array slice it passes
     # to a strategy in atomic reference-count updates (about a third of the time per hand).
@@ -212,22 +234,24 @@ def player(table_of, decide):
     def play_on(strats, params, hands, view, rngs, log, err):
         """Play the hand in `hands` and `view` (`start`, then any number of `step`s) to its end,
         the strategies deciding; as `play`."""
-        # Views of the same memory with compile-time shapes and no owner: every strategy call
-        # passes each array as 7 words, and these make 5 of them constants instead of stack
-        # reloads; row offsets become constant multiples too. The callers own the memory.
-        hands = unowned(hands, (hands.shape[0], HAND_WIDTH))
-        view = unowned(view, (V.SIZE,))
-        params = unowned(params, (params.shape[0], params.shape[1]))
-        rngs = unowned(rngs, (rngs.shape[0], 1))
+        params, hands, view, rngs = _fixed_shapes(params, hands, view, rngs)
         table = table_of(strats)
         # A seat that sees all (params[seat, SEES_ALL]) gets every hand, row by row. Whether any
         # does is asked once per hand: the loop without it passes a hand of a constant shape.
         for s in range(view[V.PLAYERS]):
             if params[s, SEES_ALL] != 0:
-                return _decide_until_end(table, params, hands, view, rngs, log, err, True)
-        return _decide_until_end(table, params, hands, view, rngs, log, err, False)
+                return _decide_until_end(decide, _every_hand_if_seen, table, params, hands, view, rngs, log, err)
+        return _decide_until_end(decide, _own_hand, table, params, hands, view, rngs, log, err)
 
     return play_on
+
+
+@nb.njit(inline="always", cache=True)
+def play_on_alone(decide, params, hands, view, rngs, log, err):
+    """`play_on` with `decide(table, seat, hand, view, params, rng)` at every seat, written into
+    the loop (simkit.whos_the_ass.alone), for a table where no seat sees all."""
+    params, hands, view, rngs = _fixed_shapes(params, hands, view, rngs)
+    return _decide_until_end(decide, _own_hand, 0, params, hands, view, rngs, log, err)
 
 
 @nb.njit(inline="always", cache=True)

@@ -22,6 +22,7 @@ import pandas as pd
 from simkit.errors import SimkitError
 from simkit.speed import REPEATS, SEED
 from simkit.whos_the_ass import batch
+from simkit.whos_the_ass.alone import ALONE_FROM
 from simkit.whos_the_ass.strategy import seats_for
 
 C_FLAGS = ("-O3", "-march=native")
@@ -62,11 +63,13 @@ def _c_run(binary: Path, players: int, hands: int) -> tuple[float, float]:
 
 def _simkit_run(seats: list, hands: int) -> tuple[float, float]:
     """(hands/s, mean tricks per hand), played SPAN hands per engine call: the per-hand arrays a
-    call returns stay the same size however many hands are timed."""
+    call returns stay the same size however many hands are timed. As a run of `hands` hands plays:
+    with `lowest` written into the loop from ALONE_FROM hands (simkit.whos_the_ass.alone)."""
     tricks = 0
+    alone = hands >= ALONE_FROM
     start = time.perf_counter()
     for first in range(0, hands, SPAN):
-        tricks += int(batch.play(seats, min(SPAN, hands - first), SEED, first=first).tricks.sum())
+        tricks += int(batch.play(seats, min(SPAN, hands - first), SEED, first=first, alone=alone).tricks.sum())
     return hands / (time.perf_counter() - start), tricks / hands
 
 
@@ -79,7 +82,7 @@ def versus_c(source: str, players: list[int], hands: int, echo: Callable[[str], 
         threads = nb.get_num_threads()
         nb.set_num_threads(1)
         try:
-            batch.play(seats_for(["lowest"], players[0]), 1, SEED)  # compiled or loaded before timing
+            batch.play(seats_for(["lowest"], players[0]), 1, SEED, alone=hands >= ALONE_FROM)  # compiled before timing
             rows = []
             for n in players:
                 seats = seats_for(["lowest"], n)
@@ -94,7 +97,9 @@ def versus_c(source: str, players: list[int], hands: int, echo: Callable[[str], 
         finally:
             nb.set_num_threads(threads)
     table = pd.DataFrame(rows).set_index("players")
-    echo(f"all lowest, one thread each, the median of {REPEATS} alternating runs of {hands:,} hands "
+    how = ("written into the play loop" if hands >= ALONE_FROM
+           else "through the lineup: runs this short do not compile it into the loop")
+    echo(f"all lowest ({how}), one thread each, the median of {REPEATS} alternating runs of {hands:,} hands "
          "(ratio = simkit / C; tricks per hand: the same game on different random deals)")
     echo(table.to_string())
     return table
