@@ -53,8 +53,7 @@ def _same(a, b):
     return all((x == y).all() for x, y in zip((a.penalties, a.tricks, a.ass_end), (b.penalties, b.tricks, b.ass_end)))
 
 
-@pytest.mark.parametrize("spec, players", [("lowest", 3), ("lowest", 12), ("random", 4), ("hoard", 5),
-                                           ("alone_copy", 4)])
+@pytest.mark.parametrize("spec, players", [("lowest", 3), ("lowest", 12), ("random", 4), ("alone_copy", 4)])
 def test_the_loop_with_the_strategy_written_in_plays_the_lineups_hands(user_file, spec, players):
     seats = seats_for([spec], players)
     whole, used = alone([seats], 1, force=True)
@@ -83,7 +82,8 @@ def test_what_is_not_one_strategy_alone_goes_through_the_lineup(user_file):
     assert alone([seats_for(["cheat"], 3)], 1, force=True) == (nobody, 0)  # it sees all hands
     assert alone([seats_for(["lowest"], 3)], 10, force=None) == (nobody, 0)  # a short run
     assert alone([seats_for(["lowest"], 3)], 10**9, force=False) == (nobody, 0)
-    # a strategy that needs numba's runtime cannot go into the loop; it plays through the lineup
+    # a strategy that needs numba's runtime cannot go into the loop (not even tried: a compile that
+    # fails costs as much as one that works); it plays through the lineup
     seats = seats_for(["alone_allocates"], 3)
     assert play_alone(seats[0].decide) is None and alone([seats], 1, force=True) == (nobody, 0)
     assert _same(batch.play(seats, 500, 2, alone=True), batch.play(seats, 500, 2, alone=False))

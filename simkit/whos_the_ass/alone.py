@@ -86,7 +86,10 @@ def play_alone(decide):
     """The compiled loop for the registered strategy function `decide`, or None where it cannot
     be compiled into the loop."""
     if decide not in _compiled:
-        _compiled[decide] = _compile(decide.py_func)
+        # one that needed numba's runtime to compile alone (simkit.decisions.compile_decision)
+        # cannot go into a loop without it: not tried
+        runtime = decide.targetoptions.get("_nrt", True)
+        _compiled[decide] = None if runtime else _compile(decide.py_func)
     return _compiled[decide]
 
 
