@@ -47,7 +47,7 @@ def with_held(counts: np.ndarray) -> np.ndarray:
     """15 counts as a hand row (HAND_WIDTH slots, HELD filled): the plain-Python engine's form."""
     row = np.zeros(HAND_WIDTH, np.int64)
     row[:_CODES] = counts
-    row[HELD] = sum(1 << c for c in range(_CODES) if counts[c] > 0)
+    row[HELD] = held_mask(row)
     return row
 
 
