@@ -73,12 +73,14 @@ def _play_range(strats, order, params, whole, alone, n, ass_joker, seed, first, 
     made beforehand (`_scratch`), without numba's reference counting (see simkit.tally)."""
     hands, view, stack, rng, rngs, scores, log, e, dealt = scratch
     counted, since = counting(tally), lo
+    replayed = order.shape[0] > 1  # one seating plays the deal where it is dealt: no copy
     for h in range(lo, hi):
         key = hand_state(seed, first + h)
         rng[0] = key
-        leader = deal(dealt, stack, n, rng)
+        leader = deal(dealt if replayed else hands, stack, n, rng)
         for r in range(order.shape[0]):
-            copy_rows(hands, dealt)
+            if replayed:
+                copy_rows(hands[:n], dealt[:n])
             seed_seats(rngs, key, n)
             t = _play_seating(strats, order, params, whole, alone, r, n, ass_joker, leader, hands, view, rngs,
                               scores, 0, log, e)

@@ -22,7 +22,7 @@ from simkit.registry import SEES_ALL
 from simkit.rng import seat_state
 from simkit.whos_the_ass import view as V
 from simkit.whos_the_ass.action import LEAD_ASS, PASS, set_jokers, set_numbers, set_value
-from simkit.whos_the_ass.hand import HAND_WIDTH, HELD, mark_held
+from simkit.whos_the_ass.hand import HAND_WIDTH, HELD, held_and_size
 from simkit.whos_the_ass.legal import ass_play_is_legal, follow_is_legal, lead_is_legal
 from simkit.whos_the_ass.rules import DECK_SIZE, JOKER, MAX_PLAYERS, N_CODES, PENALTY
 
@@ -118,11 +118,9 @@ def start(hands, view, n, ass_joker, leader, scores, hand_no):
     view[V.PLAYERS] = n
     view[V.ASS_JOKER] = ass_joker
     view[V.HAND_NO] = hand_no
-    mark_held(hands, n)
     for s in range(n):
-        size = 0
-        for c in range(N_CODES):
-            size += hands[s, c]
+        held, size = held_and_size(hands[s])
+        hands[s, HELD] = held
         view[V.HAND_SIZES + s] = size
         view[V.SCORES + s] = scores[s]
         if hands[s, 0] > 0:

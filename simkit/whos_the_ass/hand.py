@@ -26,13 +26,22 @@ _NO_VALUE = np.int64(0)
 
 
 @nb.njit(inline="always", cache=True)
+def held_and_size(counts):
+    """The HELD mask of 15 counts, and how many cards they are: one pass for a hand's start."""
+    mask = _NO_VALUE
+    size = _NO_VALUE
+    for c in range(_CODES):
+        k = counts[c]
+        size += k
+        if k > 0:
+            mask |= _ONE << c
+    return mask, size
+
+
+@nb.njit(inline="always", cache=True)
 def held_mask(counts):
     """The HELD mask of 15 counts."""
-    mask = _NO_VALUE
-    for c in range(_CODES):
-        if counts[c] > 0:
-            mask |= _ONE << c
-    return mask
+    return held_and_size(counts)[0]
 
 
 @nb.njit(inline="always", cache=True)
