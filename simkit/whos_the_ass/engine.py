@@ -4,8 +4,7 @@ A hand in play is a state of two arrays: `hands` (each seat's hand row: 15 count
 mask, simkit.whos_the_ass.hand) and `view` (the public
 view, simkit.whos_the_ass.view, which also says who decides next and what the trick needs). It can
 be copied, `start`ed from a deal, moved on by `step` (one action: rules W6–W17 in the order they
-act) and played to its end from any position by `play_on` (trick by trick, with `step`'s own
-parts), the strategies deciding; `play` is
+act) and played to its end from any position by `play_on`, the strategies deciding; `play` is
 `start` then `play_on`, and the legal actions are simkit.whos_the_ass.legal.nth_legal's. A search
 plays its rollouts with the same functions. Strategies are called as `strats[seat](hand, view,
 params[seat], rng)`, `hand` the seat's hand row (every seat's, row by row, where params[seat, SEES_ALL]
@@ -219,7 +218,7 @@ def step(hands, view, action, log, err):
     elif phase == V.FOLLOW:
         if not follow_is_legal(hands[seat], action, view[V.COUNT], view[V.TOP]):
             return _fail(err, ILLEGAL, seat, t, action, phase)
-        _follow(hands, view, seat, action, 0)
+        _follow(hands, view, seat, action, view[V.TOP])
     else:
         if not ass_play_is_legal(hands[seat], action, view[V.ASS_JOKER]):
             return _fail(err, ILLEGAL, seat, t, action, phase)
@@ -255,50 +254,16 @@ def _fixed_shapes(params, hands, view, rngs):
 
 
 @nb.njit(inline="always", cache=True)
-def _ask(decide, hand_of, table, params, hands, shown, rngs, seat):
-    """The seat's action, as `decide` gives it."""
-    return decide(table, seat, readonly(hand_of(hands, params, seat)), shown, readonly(params[seat]), rngs[seat])
-
-
-@nb.njit(inline="always", cache=True)
 def _decide_until_end(decide, hand_of, table, params, hands, view, rngs, log, err):
     """The play loop: `decide(table, seat, hand, view, params, rng)`, with the hand `hand_of`
-    gives, until the hand ends; `decide` and `hand_of` are compiled functions passed in, so numba
-    writes them into the loop. A trick in progress is finished by `step`; then the loop plays
-    whole tricks with the same rules (`step`'s parts), the trick's count, top and seats kept in
-    locals across the decisions (about 3% faster than a `step` per decision: docs/performance.md)."""
+    gives, then `step`, until the hand ends. `decide` and `hand_of` are compiled functions
+    passed in, so numba writes them into the loop. (A loop over whole tricks, the trick in
+    locals, was measured within the noise and compiled twice as long: docs/performance.md.)"""
     shown = readonly(view)  # what strategies get: the same memory, typed read-only
-    while view[V.PHASE] != V.LEAD:
-        t = step(hands, view, _ask(decide, hand_of, table, params, hands, shown, rngs, view[V.SEAT]), log, err)
-        if t != 0:
-            return t
-    n = view[V.PLAYERS]
-    ass_joker = view[V.ASS_JOKER]
     while True:
-        leader = view[V.LEADER]
-        t = view[V.TRICK]
-        s = leader
-        a = _ask(decide, hand_of, table, params, hands, shown, rngs, s)
-        if not lead_is_legal(hands[s], a, view[V.MAY_LEAD_ASS] == 1):
-            return _fail(err, ILLEGAL, s, t, a, V.LEAD)
-        top = _lead(hands, view, s, a)
-        _log_action(log, t, leader, n, s, a)
-        ass_trick = a == LEAD_ASS
-        count = view[V.COUNT]
-        for _ in range(1, n):
-            s = s + 1 if s + 1 < n else 0
-            view[V.SEAT] = s
-            a = _ask(decide, hand_of, table, params, hands, shown, rngs, s)
-            if ass_trick:
-                if not ass_play_is_legal(hands[s], a, ass_joker):
-                    return _fail(err, ILLEGAL, s, t, a, V.ASS_TRICK)
-                top = _play_to_ass(hands, view, s, a, top)
-            else:
-                if not follow_is_legal(hands[s], a, count, top):
-                    return _fail(err, ILLEGAL, s, t, a, V.FOLLOW)
-                top = _follow(hands, view, s, a, top)
-            _log_action(log, t, leader, n, s, a)
-        t = _close_trick(hands, view, n, view[V.TOP_SEAT], ass_trick, log, err)
+        s = view[V.SEAT]
+        action = decide(table, s, readonly(hand_of(hands, params, s)), shown, readonly(params[s]), rngs[s])
+        t = step(hands, view, action, log, err)
         if t != 0:
             return t
 
