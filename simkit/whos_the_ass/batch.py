@@ -26,6 +26,11 @@ _WHY = {
     V.ASS_TRICK: "an ass trick takes exactly one number card or allowed joker (W12, W13)",
 }
 
+# A match played to a threshold has no set length: for deciding whether a run is long enough to
+# compile a one-strategy table into the loop (simkit.whos_the_ass.alone), a match counts as at
+# least this many hands. A policy guess only; results do not depend on it.
+HANDS_PER_MATCH_GUESS = 10
+
 
 @dataclass
 class HandResults:
@@ -149,7 +154,7 @@ def match_rotations(rotations: list[list[Seat]], count: int, seed: int, rules: d
     if (hands > 0) == (threshold > 0) or hands < 0 or threshold < 0:
         raise SimkitError("a match needs either a positive number of hands or a positive threshold")
     fns, order, params = rotation_arrays(rotations)
-    whole, by_whole = playing_alone(rotations, count * len(rotations) * max(hands, 10), alone)
+    whole, by_whole = playing_alone(rotations, count * len(rotations) * max(hands, HANDS_PER_MATCH_GUESS), alone)
     n = len(rotations[0])
     out = MatchResults(np.zeros((len(rotations), count, n), np.int64), np.zeros((len(rotations), count), np.int64))
     errs = engine(rotations[0], play_matches, fns, order, params, whole, by_whole, n,

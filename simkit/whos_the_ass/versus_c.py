@@ -61,12 +61,11 @@ def _c_run(binary: Path, players: int, hands: int) -> tuple[float, float]:
     return float(speed.group(1)), float(tricks.group(1))
 
 
-def _simkit_run(seats: list, hands: int) -> tuple[float, float]:
+def _simkit_run(seats: list, hands: int, alone: bool) -> tuple[float, float]:
     """(hands/s, mean tricks per hand), played SPAN hands per engine call: the per-hand arrays a
     call returns stay the same size however many hands are timed. As a run of `hands` hands plays:
-    with `lowest` written into the loop from ALONE_FROM hands (simkit.whos_the_ass.alone)."""
+    `alone`: with `lowest` written into the loop, as from ALONE_FROM hands (simkit.whos_the_ass.alone)."""
     tricks = 0
-    alone = hands >= ALONE_FROM
     start = time.perf_counter()
     for first in range(0, hands, SPAN):
         tricks += int(batch.play(seats, min(SPAN, hands - first), SEED, first=first, alone=alone).tricks.sum())
@@ -76,19 +75,20 @@ def _simkit_run(seats: list, hands: int) -> tuple[float, float]:
 def versus_c(source: str, players: list[int], hands: int, echo: Callable[[str], None] = print) -> pd.DataFrame:
     """Print and return the table: per player count, the median of REPEATS alternating runs of
     each engine on one thread, and simkit's share of the C engine's hands/s."""
+    alone = hands >= ALONE_FROM  # as a run of `hands` hands plays (simkit.whos_the_ass.alone)
     with tempfile.TemporaryDirectory(prefix="simkit-vs-c-") as tmp:
         binary = build(source, Path(tmp))
         echo(f"built {source} with {' '.join(C_FLAGS)}")
         threads = nb.get_num_threads()
         nb.set_num_threads(1)
         try:
-            batch.play(seats_for(["lowest"], players[0]), 1, SEED, alone=hands >= ALONE_FROM)  # compiled before timing
+            batch.play(seats_for(["lowest"], players[0]), 1, SEED, alone=alone)  # compiled before timing
             rows = []
             for n in players:
                 seats = seats_for(["lowest"], n)
                 ours, theirs = [], []
                 for _ in range(REPEATS):  # alternating, so a slow spell of the machine hits both
-                    ours.append(_simkit_run(seats, hands))
+                    ours.append(_simkit_run(seats, hands, alone))
                     theirs.append(_c_run(binary, n, hands))
                 fast, slow = statistics.median(s for s, _ in ours), statistics.median(s for s, _ in theirs)
                 rows.append({"players": n, "simkit hands/s": round(fast), "C hands/s": round(slow),
@@ -97,7 +97,7 @@ def versus_c(source: str, players: list[int], hands: int, echo: Callable[[str], 
         finally:
             nb.set_num_threads(threads)
     table = pd.DataFrame(rows).set_index("players")
-    how = ("written into the play loop" if hands >= ALONE_FROM
+    how = ("written into the play loop" if alone
            else "through the lineup: runs this short do not compile it into the loop")
     echo(f"all lowest ({how}), one thread each, the median of {REPEATS} alternating runs of {hands:,} hands "
          "(ratio = simkit / C; tricks per hand: the same game on different random deals)")
