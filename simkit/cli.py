@@ -60,8 +60,8 @@ strategies_opt = click.option("--strategies", type=str, default=None,
 rule_opt = click.option("--rule", "rule_pairs", multiple=True, metavar="NAME=VALUE",
                         help="Set a rule option of the game, e.g. --rule ass_joker=any (see docs/rules/; repeatable).")
 model_opt = click.option("--model", "model_pairs", multiple=True, metavar="NAME=VALUE",
-                         help="Ezelen: set a model value (M2-M4) for every seat, or one per seat, e.g. "
-                              "--model attention=1,1,0.6,1 (repeatable).")
+                         help="Ezelen, Eigenwijs: set a model value (M2-M4, H2-H5) for every seat, or one per "
+                              "seat, e.g. --model attention=1,1,0.6,1 (repeatable).")
 game_opt = click.option("--game", type=str, default=games.DEFAULT, show_default=True,
                         help=f"The game: {', '.join(games.names())}.")
 threads_opt = click.option("--threads", type=int, default=None, help="Threads (default: all cores).")
@@ -96,7 +96,7 @@ def play_opts(f):
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 120})
 @click.version_option(package_name="simkit")
 def cli():
-    """Monte Carlo strategy analysis for Who's the Ass? and Ezelen."""
+    """Monte Carlo strategy analysis for Who's the Ass?, Ezelen and Eigenwijs."""
 
 
 @cli.command(short_help="Play many hands or rounds; per-seat results with 95% CIs.")

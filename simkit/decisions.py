@@ -225,6 +225,7 @@ class Interface:
     signature: object
     arguments: tuple[str, ...]
     max_players: int
+    check_model: object = None  # (values, players, where) -> checked values: a game with a model of its players
 
     def compile_decision(self, fn):
         """Compile a decision function with this game's signature (`compile_decision`)."""
@@ -234,6 +235,26 @@ class Interface:
                  model: tuple[tuple[str, float], ...] = ()) -> object:
         """`register` for this game."""
         return register(self.game, name, description, params, fn, self.signature, self.arguments, model)
+
+    def _model_items(self, model, where: str) -> tuple[tuple[str, float], ...]:
+        return tuple(self.check_model(model or {}, None, where).items()) if self.check_model else ()
+
+    def strategy(self, name: str, description: str, params: tuple = (), model=None):
+        """A decorator registering a decision function under `name`, compiled with the game's
+        signature; `model` gives its seat's model values (a profile), e.g. {"attention": 1.5}. A
+        function with the wrong arguments, or one numba cannot compile, is an error naming its file
+        and function."""
+        def wrap(fn):
+            return self.register(name, description, params, fn, self._model_items(model, origin_of(fn)))
+
+        return wrap
+
+    def profile(self, name: str, description: str, of: str, model) -> None:
+        """Register strategy `of`'s decisions again as `name`, with its own model values (a profile)."""
+        base = registry.get(self.game, of)
+        registry.add(registry.StrategyInfo(self.game, name, description, base.decide, base.params, base.base,
+                                           origin=base.origin,
+                                           model=self._model_items({**dict(base.model), **model}, name)))
 
     def lineup_arrays(self, seats: list[Seat]) -> tuple[tuple, np.ndarray]:
         """The engine's form of a lineup: (tuple of max_players functions, params matrix)."""

@@ -22,6 +22,7 @@ from simkit.errors import SimkitError
 REGISTERED = {  # name -> module holding its GAME: the one registration a game needs
     "whos-the-ass": "simkit.whos_the_ass.game",
     "ezelen": "simkit.ezelen.game",
+    "eigenwijs": "simkit.eigenwijs.game",
 }
 DEFAULT = "whos-the-ass"  # the game a command plays when none is named
 ENTRY_POINT_GROUP = "simkit.games"
@@ -46,6 +47,8 @@ class Measures:
     many_rows: bool = False            # a deal holds many rows (an Ezelen match's rounds)
     shares: tuple[tuple[str, str], ...] = ()        # seat shares the report gives: (counted, out of)
     table_shares: tuple[tuple[str, str], ...] = ()  # and table shares (every game's head to head added)
+    means: tuple[tuple[str, str], ...] = ()         # seat means the report gives: (summed, per)
+    table_means: tuple[tuple[str, str], ...] = ()   # and table means
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ def test_each_built_in_experiment_runs_and_reports(path, tmp_path, monkeypatch):
     assert parse_spec_dict(tomllib.loads(spec_toml(spec))) == spec  # a spec survives being written out
     table = experiments.run(path, tmp_path / "o", hands=40, rows=True).rows
     rotations = sum(c.rotations(spec.seating) for c in spec.cells())
-    ids = [c for c in ("hand", "match", "round") if c in table.columns]
+    ids = [c for c in ("hand", "match", "round", "game") if c in table.columns]
     assert table.groupby(["cell", "rotation", ids[0]]).ngroups == 40 * rotations  # every deal of every cell
     per_deal = table.groupby(["cell", "rotation"] + ids)
     assert (per_deal.size() == per_deal.players.first()).all()  # one row per seat of every deal

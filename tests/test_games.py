@@ -16,7 +16,7 @@ SOURCES = Path(simkit.__file__).parent
 @pytest.mark.parametrize("name", games.names())
 def test_a_game_describes_itself(name):
     game = games.get(name)
-    assert game.name == name and game.title and game.deal in ("hand", "round")
+    assert game.name == name and game.title and game.deal in ("hand", "round", "game")
     low, high = game.players
     for n in (low, high):
         game.check_players(n)
@@ -39,7 +39,7 @@ def test_a_game_describes_itself(name):
 
 
 def test_an_unknown_game_is_one_line_naming_the_known_ones():
-    with pytest.raises(SimkitError, match=r"unknown game 'chess' \(known: whos-the-ass, ezelen\)"):
+    with pytest.raises(SimkitError, match=r"unknown game 'chess' \(known: whos-the-ass, ezelen, eigenwijs\)"):
         games.get("chess")
 
 

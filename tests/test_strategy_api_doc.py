@@ -22,10 +22,11 @@ PAGE = ROOT / "docs" / "strategy-api.md"
 CONSTANTS = {
     "Who's the Ass?": ("simkit.whos_the_ass.view", "simkit.whos_the_ass.action", "simkit.whos_the_ass.hand"),
     "Ezelen": ("simkit.ezelen.view", "simkit.ezelen.hand"),
+    "Eigenwijs": ("simkit.eigenwijs.view",),
 }
 # modules whose every public function a strategy may call, so the page must name each
 HELPER_MODULES = ("simkit.whos_the_ass.action", "simkit.whos_the_ass.hand", "simkit.whos_the_ass.legal",
-                  "simkit.ezelen.hand")
+                  "simkit.ezelen.hand", "simkit.eigenwijs.cards")
 RNG_HELPERS = ("below", "uniform", "normal", "next_u64", "pick_equal")
 
 CONSTANT_ROW = re.compile(r"^\|\s*`([A-Z][A-Z0-9_]*)`\s*\|\s*(-?\d+)\s*\|", re.M)
@@ -141,26 +142,30 @@ def test_the_checks_fail_on_a_page_behind_the_code():
     assert "simkit.rng.next_u32 does not exist" in helper_problems(invented)
 
 
-def test_every_model_value_is_on_the_page_with_its_default_and_range():
-    from simkit.ezelen.model import PARAMETERS
-
-    section = _sections(TEXT)["Ezelen"]
-    for name, (_, default, low, high, _) in PARAMETERS.items():
+@pytest.mark.parametrize("title, module", [("Ezelen", "simkit.ezelen.model"), ("Eigenwijs", "simkit.eigenwijs.model")])
+def test_every_model_value_is_on_the_page_with_its_default_and_range(title, module):
+    section = _sections(TEXT)[title]
+    for name, (_, default, low, high, _) in importlib.import_module(module).PARAMETERS.items():
         row = re.search(rf"^\|\s*`{name}`\s*\|\s*([^|]+?)\s*\|\s*([^|]+?)\s*\|", section, re.M)
         assert row, f"no row for the model value {name}"
         shown_low, _, shown_high = row.group(2).partition("..")
         assert (float(row.group(1)), float(shown_low), float(shown_high)) == (default, low, high), name
 
 
+def _game_of(block: str) -> str:
+    return next((g for g in ("ezelen", "eigenwijs") if f"simkit.{g}" in block), "whos-the-ass")
+
+
 def test_each_game_has_worked_examples():
-    games = ["ezelen" if "simkit.ezelen" in block else "whos-the-ass" for block in BLOCKS]
-    assert games.count("whos-the-ass") >= 5 and games.count("ezelen") >= 3
+    games = [_game_of(block) for block in BLOCKS]
+    assert games.count("whos-the-ass") >= 5 and games.count("ezelen") >= 3 and games.count("eigenwijs") >= 1
 
 
 # (players, extra options): every rule option W13 for Who's the Ass?, whole matches for Ezelen
 CONFIGS = {
     "whos-the-ass": [(3, ["--ass-joker", "1or14"]), (4, ["--ass-joker", "1"]), (12, ["--ass-joker", "any"])],
     "ezelen": [(5, ["--matches", "-H", "40"]), (13, ["-H", "300"])],
+    "eigenwijs": [(3, ["--precies", "true"]), (6, ["--chicks", "true", "--rotating", "true"])],
 }
 # the `simkit` command's entry point, once per command line, in one process (one start-up, one compile)
 DRIVER = """import json, sys
@@ -175,12 +180,12 @@ for argv in json.loads(sys.argv[1]):
 @pytest.mark.parametrize("index", range(len(BLOCKS)))
 def test_every_example_plays_as_a_strategy_file(index, tmp_path):
     code = BLOCKS[index]
-    game = "ezelen" if "simkit.ezelen" in code else "whos-the-ass"
+    game = _game_of(code)
     names = REGISTERED.findall(code)
     assert names, f"python block {index} registers no strategy"
     path = tmp_path / f"strategy_api_example_{index}.py"
     path.write_text(code, encoding="utf-8")
-    builtin = {"whos-the-ass": "lowest", "ezelen": "greedy"}[game]
+    builtin = {"whos-the-ass": "lowest", "ezelen": "greedy", "eigenwijs": "right"}[game]
     commands, lineups = [], []
     for players, options in CONFIGS[game]:
         lineup = [names[(s // 2) % len(names)] if s % 2 == 0 else builtin for s in range(players)]

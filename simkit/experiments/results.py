@@ -16,6 +16,7 @@ import pyarrow.compute as pc
 import pyarrow.feather as feather
 import pyarrow.parquet as pq
 
+from simkit import games
 from simkit.experiments.chunks import IDS
 from simkit.files import atomic_path, part_path
 
@@ -23,9 +24,11 @@ ROW_GROUP = 1 << 18  # rows; small enough that the last one, written after play 
 _DONE = object()
 
 
-def constant(value: str | float, rows: int) -> pa.Array:
+def constant(value: str | float | list, rows: int) -> pa.Array:
     """A column with one value: text as a dictionary of one entry, cheap to hold and to write;
     numbers as numbers."""
+    if isinstance(value, (list, tuple)):  # a list-valued rule option (Eigenwijs's egg_cards): as its text
+        value = ",".join(map(str, value))
     if isinstance(value, str):
         return pa.DictionaryArray.from_arrays(np.zeros(rows, np.int8), [value], safe=False)  # index 0: valid
     return pa.array(np.full(rows, value))
@@ -36,7 +39,8 @@ def deal_major(replays: list[pa.Table]) -> pa.Table:
     and rotation, in that order (a stable sort of the replays' rows by deal). This order does not
     depend on how the run was split into chunks."""
     whole = pa.concat_tables(replays)
-    key = next(name for name in ("match", "hand", "round") if name in whole.column_names)
+    deals = ("match",) + tuple(games.get(name).deal for name in games.names())
+    key = next(name for name in deals if name in whole.column_names)
     return whole.take(pc.sort_indices(whole, sort_keys=[(key, "ascending")]))
 
 

@@ -292,10 +292,10 @@ def _prepared(spec: Spec, lay: Layout, warm_up: bool) -> _Prepared:
     # every ratio the report gives an interval: the main mean, the shares (and the head to head)
     seat_counts, table_counts = lay.known_counts
     main = [(lay.measures.main, lay.measures.per)]
-    seat_want = wanted(lay.seat_measures, main + list(lay.measures.shares), seat_counts)
+    seat_want = wanted(lay.seat_measures, main + list(lay.measures.shares) + list(lay.measures.means), seat_counts)
     pair_want = wanted(lay.seat_measures, main, seat_counts)
     table_want = wanted(lay.table_measures, [("first_signal", "signalled"), ("beats2", "replays")]
-                        + list(lay.measures.table_shares), table_counts)
+                        + list(lay.measures.table_shares) + list(lay.measures.table_means), table_counts)
     pooled_ids = [i for i, g in enumerate(lay.groups) if g[0] == "pooled"]
     seat_rows, table_rows = np.zeros(len(lay.groups), np.int64), np.zeros(len(lay.cells), np.int64)
     # the counts known beforehand are filled in by `_rows_known`, not folded
@@ -455,7 +455,8 @@ def to_table(stats: Statistics, extra: dict | None = None) -> pa.Table:
                          "per": lay.measures.per, "seat_histogram": lay.measures.seat_histogram,
                          "table_histogram": lay.measures.table_histogram, "scale": lay.measures.scale,
                          "game_table": lay.measures.table, "many_rows": lay.measures.many_rows,
-                         "shares": lay.measures.shares, "table_shares": lay.measures.table_shares}}
+                         "shares": lay.measures.shares, "table_shares": lay.measures.table_shares,
+                         "means": lay.measures.means, "table_means": lay.measures.table_means}}
     return table.replace_schema_metadata({"simkit": json.dumps({**meta, **(extra or {})})})
 
 
@@ -499,7 +500,8 @@ def _decode(table: pa.Table, meta: dict) -> Statistics:
     m = meta["measures"]
     measures = games.Measures(tuple(m["seat"]), tuple(m["game_table"]), m["main"], m["per"], m["seat_histogram"],
                               m["table_histogram"], m["scale"], m["many_rows"],
-                              tuple(map(tuple, m["shares"])), tuple(map(tuple, m["table_shares"])))
+                              tuple(map(tuple, m["shares"])), tuple(map(tuple, m["table_shares"])),
+                              tuple(map(tuple, m.get("means", ()))), tuple(map(tuple, m.get("table_means", ()))))
     lay = Layout(tuple(tuple(g) for g in meta["groups"]), tuple(tuple(p) for p in meta["pairs"]), measures,
                  tuple(meta["cells"]))
     seat = Moments.zeros(len(lay.groups), len(lay.seat_measures), len(lay.pairs), object)

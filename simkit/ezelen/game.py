@@ -19,32 +19,16 @@ def _seats_for(specs: list, players: int) -> list:
 
 
 def _model(spec, cell, seats: list) -> dict:
-    """The model overrides of a cell's seats: the spec's `model` table (a number for every seat,
-    or one per seat), then swept model values (`strategy.attention`) on that strategy's seats."""
-    n = len(seats)
-    overrides = {k: (list(v) if isinstance(v, list) else [v] * n) for k, v in spec.model.items()}
-    for key, value in cell.sweep:
-        name, param = key.split(".", 1)
-        if param in PARAMETERS:
-            row = overrides.setdefault(param, [None] * n)
-            for s, seat in enumerate(seats):
-                if seat.label.split("(", 1)[0] == name:
-                    row[s] = value
-    if not overrides:
-        return {}
-    from simkit.ezelen.model import model_matrix
+    from simkit.ezelen.model import MODEL
 
-    base = model_matrix([dict(seat.model) for seat in seats])  # defaults and profiles: what None keeps
-    return {k: [base[s, PARAMETERS[k][0]] if v is None else v for s, v in enumerate(row)]
-            for k, row in overrides.items()}
+    return MODEL.cell_overrides(spec, cell, seats)
 
 
 def _seat_config(spec, cell, seats: list) -> dict[str, list[float]]:
-    """M8: every model value of every seat, written beside its results."""
-    from simkit.ezelen.model import model_matrix
+    """Every model value of every seat, written beside its results."""
+    from simkit.ezelen.model import MODEL
 
-    matrix = model_matrix([dict(seat.model) for seat in seats], _model(spec, cell, seats))
-    return {name: [float(matrix[s, p[0]]) for s in range(len(seats))] for name, p in PARAMETERS.items()}
+    return MODEL.seat_config(spec, cell, seats)
 
 
 def _play(seatings: list[list], count: int, first: int, spec, cells: list, tally: tuple | None = None,

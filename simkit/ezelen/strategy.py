@@ -7,11 +7,9 @@ It may bundle an attention profile (M8): model values its seat gets unless the c
 otherwise (simkit.ezelen.model).
 """
 
-from collections.abc import Mapping
-
 from numba import types
 
-from simkit import decisions, registry
+from simkit import decisions
 from simkit.decisions import MAX_PARAMS, Seat  # noqa: F401  (the game's names for them)
 from simkit.ezelen.model import check_values
 from simkit.ezelen.rules import GAME, MAX_PLAYERS
@@ -31,31 +29,10 @@ LINEUP = types.UniTuple(DECIDE, MAX_PLAYERS)
 ARGUMENTS = ("hand", "view", "params", "memory", "rng")
 
 
-INTERFACE = decisions.Interface(GAME, SIGNATURE, ARGUMENTS, MAX_PLAYERS)
+INTERFACE = decisions.Interface(GAME, SIGNATURE, ARGUMENTS, MAX_PLAYERS, check_values)
 compile_decision = INTERFACE.compile_decision
 lineup_arrays = INTERFACE.lineup_arrays
 rotation_arrays = INTERFACE.rotation_arrays
 seats_for = INTERFACE.seats_for
-
-
-def _model_items(model: Mapping[str, float] | None, where: str) -> tuple[tuple[str, float], ...]:
-    return tuple(check_values(model or {}, None, where).items())
-
-
-def strategy(name: str, description: str, params: tuple = (), model: Mapping[str, float] | None = None):
-    """Register a decision function `decide(hand, view, params, memory, rng)` under `name`,
-    compiled with the fixed signature; `model` gives its seat's model values (M8), e.g.
-    {"attention": 1.5}. A function with the wrong arguments, or one numba cannot compile, is an
-    error naming its file and function."""
-    def wrap(fn):
-        bundled = _model_items(model, decisions.origin_of(fn))
-        return INTERFACE.register(name, description, params, fn, bundled)
-
-    return wrap
-
-
-def profile(name: str, description: str, of: str, model: Mapping[str, float]) -> None:
-    """Register `of`'s passing policy again as `name`, with an attention profile (M8)."""
-    base = registry.get(GAME, of)
-    registry.add(registry.StrategyInfo(GAME, name, description, base.decide, base.params, base.base,
-                                       origin=base.origin, model=_model_items({**dict(base.model), **model}, name)))
+strategy = INTERFACE.strategy  # @strategy(name, description, params=(), model=None) registers decide
+profile = INTERFACE.profile    # profile(name, description, of, model): `of` again, with model values

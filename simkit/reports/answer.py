@@ -4,7 +4,7 @@ opens with it and `simkit run` ends with it."""
 
 from simkit import notation
 from simkit.experiments.statistics import Statistics
-from simkit.reports.tables import MEAN_UNIT, measure, paired_differences, strategy_means
+from simkit.reports.tables import MEAN_UNIT, SHARES, measure, paired_differences, strategy_means
 
 
 def _where(stats: Statistics, cell: int) -> str:
@@ -17,7 +17,7 @@ def _where(stats: Statistics, cell: int) -> str:
 
 
 def _amount(value: str, x: float, half: float) -> str:
-    if value == "lost":
+    if value in SHARES:
         return f"{notation.percent(abs(x), half, sign=True)[1:]} percentage points"
     return notation.mean(abs(x), half, 2)
 
@@ -51,7 +51,7 @@ def answer(stats: Statistics, baseline: str) -> str:
         return (f"{baseline} (the baseline) does best at every table it plays; the closest rival, "
                 f"{near['strategy']}{_where(stats, int(near['cell']))}, "
                 f"comes within {_amount(value, near['difference'], near['ci95'])}"
-                f"{' ' + MEAN_UNIT.get(value, value) if value != 'lost' else ''} of it"
+                f"{' ' + MEAN_UNIT.get(value, value) if value not in SHARES else ''} of it"
                 f"{'' if near['decisive'] else ' (not decisive)'} "
                 "(95% interval, paired on the same deals).")
     else:  # the baseline plays nowhere
@@ -61,7 +61,7 @@ def answer(stats: Statistics, baseline: str) -> str:
     table = means[means["cell"] == cell].sort_values("mean")
     mine = table[table["strategy"] == best].iloc[0]
     runner_up = table[table["strategy"] != best]["strategy"].iloc[0]
-    level = (f"loses {notation.percent(mine['mean'], mine['ci95'])} of its rounds" if value == "lost"
+    level = (f"loses {notation.percent(mine['mean'], mine['ci95'])} of its {SHARES[value]}" if value in SHARES
              else f"scores {notation.mean(mine['mean'], mine['ci95'], 2)} {MEAN_UNIT.get(value, value)}")
     margins = []
     for rival, name in ((runner_up, f"the runner-up ({runner_up})"), (baseline, f"the baseline ({baseline})")):

@@ -49,4 +49,10 @@ def captions(value: str, n: int, diffs: pd.DataFrame | None, baseline: str,
                              f"(each the share of seat rows); {per_table}."),
         "hand-length.png": ("Tricks per hand, the share of hands at each length. A hand's length belongs to its "
                             f"whole table, so it is drawn per table (its strategies named); {per_table}."),
+        "seat-means.png": ("How often each strategy's seat took the played cards per game, and for which reason: "
+                           "a wrong word, a hesitation over the limit, a false slap (E9), the last slap at a tie "
+                           f"(E8); bars are 95% intervals over deals; {per_table}."),
+        "game-length.png": ("Turns per game (every card flipped is a turn), the share of games at each length. A "
+                            "game's length belongs to its whole table, so it is drawn per table (its strategies "
+                            f"named), or per player count where there are many tables; {per_table}."),
     }

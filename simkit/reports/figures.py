@@ -8,7 +8,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from simkit.registry import CEILING_MARK  # noqa: E402
-from simkit.reports.tables import DIFFERENCE_UNIT, lineup_names  # noqa: E402
+from simkit.reports.tables import DIFFERENCE_UNIT, MEAN_UNIT, SHARES, lineup_names  # noqa: E402
 
 
 def _summed(histograms: dict, groups) -> np.ndarray:
@@ -42,7 +42,7 @@ def strategy_comparison(means: pd.DataFrame, value: str):
     ax.invert_yaxis()
     ax.margins(x=0.1, y=0.1)  # no mark on the frame's edge
     what = {"penalty": "mean penalty per hand and seat", "total": "mean match total per seat",
-            "lost": "share of rounds lost"}.get(value, f"mean {value}")
+            **MEAN_UNIT}.get(value, f"mean {value}")
     ax.set_xlabel(f"{what} (95% interval)")
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
@@ -86,9 +86,9 @@ def distributions(stats, value: str, shown=str):
     return fig
 
 
-def hand_lengths(stats, shown=str):
-    """Tricks per hand (one count per hand and rotation): a line per cell, or per player count
-    when there are many cells; `shown(text)`: a lineup as drawn."""
+def hand_lengths(stats, shown=str, what: str = "tricks per hand"):
+    """Tricks per hand (one count per hand and rotation; or `what` the table histogram counts): a
+    line per cell, or per player count when there are many cells; `shown(text)`: a lineup as drawn."""
     fig, ax = plt.subplots(figsize=(8, 3.5))
     cells = stats.layout.cells
     names = lineup_names(stats)
@@ -100,7 +100,7 @@ def hand_lengths(stats, shown=str):
         lines = [(f"{n} players (all cells)", [c["cell"] for c in cells if c["players"] == n]) for n in players]
     for label, group in lines:
         _step(ax, _summed(stats.table_histograms, group), label)
-    ax.set_xlabel("tricks per hand")
+    ax.set_xlabel(what)
     ax.set_ylabel("share")
     ax.legend(fontsize=7, ncol=2)
     fig.tight_layout()
@@ -163,6 +163,26 @@ def shares(rates: pd.DataFrame, column: str, low: str, high: str, xlabel: str):
     ax.invert_yaxis()
     ax.set_xlabel(xlabel)
     ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def seat_means(means: pd.DataFrame, measures: list[str], unit: str):
+    """The game's seat means per strategy and table (e.g. Eigenwijs: how often a seat took the
+    cards per game, and for which fault), a marker per measure with its 95% interval over deals."""
+    fig, ax = plt.subplots(figsize=(8, 0.5 * len(means) + 1.6))
+    y = np.arange(len(means))
+    labels = [f"{r.strategy}  ({r.players}p, cell {r.cell})" for r in means.itertuples()]
+    step = 0.7 / max(len(measures), 1)
+    for k, name in enumerate(measures):
+        offset = -0.35 + step * (k + 0.5)
+        ax.errorbar(means[name], y + offset, xerr=means[f"{name} ±"], fmt="o", ms=4, capsize=2,
+                    label=name.replace("_", " "))
+    ax.set_yticks(y, labels)
+    ax.invert_yaxis()
+    ax.set_xlabel(f"{unit} (95% interval over deals)")
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(fontsize=8, ncol=min(len(measures), 5), loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)
     fig.tight_layout()
     return fig
 
@@ -243,7 +263,7 @@ def forest(diffs: pd.DataFrame, value: str, baseline: str, cells: list[dict]):
     filled where the interval excludes zero: a panel per table (never pooled over tables), or,
     where every table compares one strategy (a sweep), one panel with a row per table."""
     unit = DIFFERENCE_UNIT.get(value, value)
-    scale = 100.0 if value == "lost" else 1.0
+    scale = 100.0 if value in SHARES else 1.0
     shown = list(dict.fromkeys(diffs["cell"]))
     if diffs.groupby("cell").size().max() == 1 and len(shown) > 1:
         fig, ax = plt.subplots(figsize=(8, 0.32 * len(diffs) + 1.6))

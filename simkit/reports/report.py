@@ -24,8 +24,9 @@ from simkit.reports.captions import captions
 from simkit.strategy_spec import split
 
 TITLES = {"penalty": "Mean penalty per strategy", "total": "Mean match total per strategy",
-          "lost": "Share of rounds lost per strategy"}
-FEWER = {"penalty": "fewer points", "total": "fewer points", "lost": "fewer rounds lost"}
+          **{m: f"Share of {what} lost per strategy" for m, what in tables.SHARES.items()}}
+FEWER = {"penalty": "fewer points", "total": "fewer points",
+         **{m: f"fewer {what} lost" for m, what in tables.SHARES.items()}}
 
 
 def _stats(results) -> Statistics:
@@ -42,12 +43,16 @@ def summary(results, baseline: str = "lowest") -> dict[str, pd.DataFrame]:
         out["Went out / held the ass at the end"] = tables.shares(stats)
     elif value == "total":
         out["Match wins"] = _mixed(tables.win_rates(stats))
-    else:
+    elif value == "lost":
         if "donkey" in stats.layout.seat_measures:
             out["Became the donkey (E-Z-E-L)"] = _mixed(tables.donkey_rates(stats))
         out["Rounds lost by cause"] = tables.loss_causes(stats)
         out["How rounds end"] = tables.round_outcomes(stats)
         out["Turn of the first signal"] = tables.first_signal(stats)
+    if stats.layout.measures.means:
+        out["Per strategy and game (means)"] = tables.seat_means(stats)
+    if stats.layout.measures.table_means:
+        out["Per table and game"] = tables.table_summary(stats)
     out[f"Paired difference to {baseline} (same deal, same seat; negative = {FEWER[value]})"] = \
         tables.paired_differences(stats, baseline)
     sweep = any(c["sweep"] for c in stats.layout.cells)
@@ -108,12 +113,19 @@ def figures_for(results, stats_tables: dict[str, pd.DataFrame] | None = None,
         out["sweep.png"] = figures.sweep_curves(found["Parameter sweep"])
     if "Head to head (tournament)" in found:
         out["head-to-head.png"] = figures.pairwise_heatmap(found["Head to head (tournament)"])
-    if value == "lost":
+    if stats.layout.measures.table_histogram == "first_signal":
         out["first-signal.png"] = figures.first_signal_turns(stats)
-    else:
+    elif value not in tables.SHARES:
         out["distribution.png"] = figures.distributions(stats, value, lambda name: registry.marked(game, name))
     if stats.layout.measures.table_histogram == "tricks":
         out["hand-length.png"] = figures.hand_lengths(stats, lambda text: _marked_lineup(game, text))
+    if "Per strategy and game (means)" in found:
+        means = found["Per strategy and game (means)"]
+        counted = [m for m, _ in stats.layout.measures.means]
+        out["seat-means.png"] = figures.seat_means(means, counted, "times per game and seat")
+    if stats.layout.measures.table_histogram == "turns":
+        out["game-length.png"] = figures.hand_lengths(stats, lambda text: _marked_lineup(game, text),
+                                                      "turns per game")
     return out
 
 
@@ -122,7 +134,9 @@ def findings(stats: dict[str, pd.DataFrame], baseline: str) -> list[str]:
     lines = []
     title = title_of(stats)
     means = stats[title]
-    unit = "share of rounds lost" if title == TITLES["lost"] else "per hand and seat"
+    value = next(v for v, t in TITLES.items() if t == title)
+    noun = tables.SHARES.get(value, "")
+    unit = tables.MEAN_UNIT[value] if noun else "per hand and seat"
     pairs = stats.get("Head to head (tournament)")
     if pairs is not None:  # each cell is another pairing: rank by head-to-head results instead
         for players, group in pairs.groupby("players"):
@@ -141,7 +155,7 @@ def findings(stats: dict[str, pd.DataFrame], baseline: str) -> list[str]:
         for cell, group in means.groupby("cell"):  # Ezelen, a few tables: each ranked
             ranked = group.sort_values("mean")
             text = ", ".join(f"{r.strategy} {notation.percent(r.mean, r.ci95)}" for r in ranked.itertuples())
-            line = f"Table {cell} ({group['players'].iloc[0]} players), rounds lost: {text}"
+            line = f"Table {cell} ({group['players'].iloc[0]} players), {noun} lost: {text}"
             if donkey is not None and len(donkey):
                 d = donkey[donkey["cell"] == cell].sort_values("donkey")
                 line += "; the donkey: " + ", ".join(
@@ -155,7 +169,7 @@ def findings(stats: dict[str, pd.DataFrame], baseline: str) -> list[str]:
             lines.append(f"{players} players: fewest points for {best['strategy']}{where}, "
                          f"{best['mean']:.2f} ± {best['ci95']:.2f} per hand and seat.")
         else:
-            lines.append(f"{players} players: fewest rounds lost by {best['strategy']}{where}, "
+            lines.append(f"{players} players: fewest {noun} lost by {best['strategy']}{where}, "
                          f"{notation.percent(best['mean'], best['ci95'])}.")
     diffs = paired_table(stats)
     if diffs is not None and len(diffs):
@@ -212,6 +226,9 @@ def _fmt(frame: pd.DataFrame, percent: bool = False) -> pd.DataFrame:
     for prefix in [c for c in out.columns if f"{c}_low" in out.columns and f"{c}_high" in out.columns]:
         out[prefix] = [notation.share(*r) for r in zip(out[prefix], out[f"{prefix}_low"], out[f"{prefix}_high"])]
         out = out.drop(columns=[f"{prefix}_low", f"{prefix}_high"])
+    for prefix in [c for c in out.columns if f"{c} ±" in out.columns]:  # a mean and its interval: one column
+        out[prefix] = [notation.mean(m, h, 2) for m, h in zip(out[prefix], out[f"{prefix} ±"])]
+        out = out.drop(columns=[f"{prefix} ±"])
     for col in ("win", "beats"):
         if col in out.columns:
             out[col] = [notation.share(*r) for r in zip(out[col], out["low"], out["high"])]
@@ -283,7 +300,8 @@ def _header(stats: Statistics, meta: dict) -> str:
             f"(one per seat of each {game.deal}{'' if mode == 'single' else ' and match'}); seed "
             f"{meta.get('seed', '?')}. Every ± is a 95% interval over deals (a share's is the longer side of "
             "its interval, Wilson's for the effective number of trials), and n counts deals: a deal's seats and "
-            "rotations share its cards, so they are averaged first.")
+            "rotations share its cards, so they are averaged first."
+            + (f" Assumed: {meta['assumption']}." if meta.get("assumption") else ""))
 
 
 def _atomic_write(path: Path, data: bytes) -> None:

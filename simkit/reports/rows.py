@@ -12,12 +12,12 @@ import numpy as np
 import pandas as pd
 
 from simkit.reports.stats import Z95, half_width, share_interval
-from simkit.reports.tables import curves
+from simkit.reports.tables import SHARES, curves
 
 
 def deal_key(table: pd.DataFrame) -> str:
     """The independent unit: a hand, a match (its rounds or hands belong together), or a round."""
-    return next(key for key in ("hand", "match", "round") if key in table.columns)
+    return next(key for key in ("hand", "match", "round", "game") if key in table.columns)
 
 
 def _codes(frame: pd.DataFrame, columns: list[str]) -> tuple[np.ndarray, list]:
@@ -118,7 +118,7 @@ def _share_over_deals(table: pd.DataFrame, by: list[str], flag, name: str) -> pd
 def _mean_or_share(table: pd.DataFrame, by: list[str], value: str) -> pd.DataFrame:
     """`_over_deals`, but a share (Ezelen's rounds lost) with a share's interval, as its ± (the
     interval's longer side)."""
-    if value != "lost":
+    if value not in SHARES:
         return _over_deals(table, by, value)
     out = _share_over_deals(table, by, table[value].to_numpy(), "mean")
     out["ci95"] = [half_width(*r) for r in zip(out["mean"], out["mean_low"], out["mean_high"])]

@@ -40,15 +40,16 @@ def measure(stats: Statistics) -> str:
     return stats.layout.measures.main
 
 
+SHARES = {"lost": "rounds", "games_lost": "games"}  # main measures that are shares: of what
 MEAN_UNIT = {"penalty": "penalty points per hand and seat", "total": "points per match and seat",
-             "lost": "share of rounds lost"}  # what a strategy's mean of the main measure is in
-DIFFERENCE_UNIT = {**MEAN_UNIT, "lost": "percentage points of rounds lost"}  # and a difference of two
+             **{m: f"share of {what} lost" for m, what in SHARES.items()}}  # what a mean of the main measure is in
+DIFFERENCE_UNIT = {**MEAN_UNIT, **{m: f"percentage points of {what} lost" for m, what in SHARES.items()}}
 
 
 def measure_title(stats: Statistics) -> str:
     """A column of the main measure's means, named for people ("mean penalty", "share of rounds lost")."""
     value = measure(stats)
-    return "share of rounds lost" if value == "lost" else f"mean {value}"
+    return MEAN_UNIT[value] if value in SHARES else f"mean {value}"
 
 
 def is_share(stats: Statistics) -> bool:
@@ -211,6 +212,41 @@ def loss_causes(stats: Statistics) -> pd.DataFrame:
     """Ezelen: per cell and strategy, the share of rounds it lost as the last to copy and through
     tempo faults, with intervals over deals."""
     return _share_columns(stats, {"last": ("lost_last", "rows"), "tempo": ("lost_tempo", "rows")})
+
+
+def seat_means(stats: Statistics) -> pd.DataFrame:
+    """Per cell and strategy: each of the game's seat means (Measures.means: a measure summed over
+    the rows, per row), ± 95% CI over deals (Eigenwijs: how often a seat took the cards per game,
+    and why)."""
+    rows = []
+    for g, (_, cell, players, name) in _strategies(stats):
+        row = {"cell": cell, "players": players, "strategy": name}
+        for num, den in stats.layout.measures.means:
+            mean, half, n = ratio_ci(stats.seat, g, _seat(stats, num), _seat(stats, den))
+            row.update({num: mean, f"{num} ±": half})
+        row["n"] = n
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def table_summary(stats: Statistics) -> pd.DataFrame:
+    """Per cell: each of the game's table shares and means (Measures.table_shares, table_means), with
+    their 95% intervals over deals (Eigenwijs: how many games end with a winner, turns per game)."""
+    names = lineup_names(stats)
+    m = stats.layout.measures
+    rows = []
+    for cell in stats.layout.cells:
+        ci = cell["cell"]
+        row = {"cell": ci, "players": cell["players"], "strategies": names[ci]}
+        for num, den in m.table_shares:
+            share, low, high, n = share_ci(stats.table, ci, _table(stats, num), _table(stats, den))
+            row.update({num: share, f"{num}_low": low, f"{num}_high": high})
+        for num, den in m.table_means:
+            mean, half, n = ratio_ci(stats.table, ci, _table(stats, num), _table(stats, den))
+            row.update({num: mean, f"{num} ±": half})
+        row["n"] = n
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def lineup_names(stats: Statistics) -> dict[int, str]:

@@ -130,7 +130,7 @@ def start(hands, view, n, ass_joker, leader, scores, hand_no):
 @nb.njit(inline="always", cache=True)
 def _lead(hands, view, seat, action):
     """The leader's `action`, checked, goes down (W7, W11): the count is fixed by the lead and each
-    raise must go higher (W9), or the ass trick begins. Returns the trick's TOP."""
+    raise must go higher (W9), or the ass trick begins."""
     view[V.MAY_LEAD_ASS] = 0
     top = _take_from_hand(hands, view, seat, action)
     view[V.TOP_SEAT] = seat
@@ -142,32 +142,26 @@ def _lead(hands, view, seat, action):
         view[V.PHASE] = V.FOLLOW
         view[V.COUNT] = set_numbers(action) + set_jokers(action)
     view[V.TOP] = top
-    return top
 
 
 @nb.njit(inline="always", cache=True)
-def _follow(hands, view, seat, action, top):
-    """A follower's checked `action` in a normal trick: a pass, or a raise that now wins (W9).
-    Returns the trick's TOP."""
+def _follow(hands, view, seat, action):
+    """A follower's checked `action` in a normal trick: a pass, or a raise that now wins (W9)."""
     if action == PASS:
         view[V.PLAYED + seat] = V.PASSED
-        return top
-    top = _take_from_hand(hands, view, seat, action)
-    view[V.TOP] = top
+        return
+    view[V.TOP] = _take_from_hand(hands, view, seat, action)
     view[V.TOP_SEAT] = seat
-    return top
 
 
 @nb.njit(inline="always", cache=True)
-def _play_to_ass(hands, view, seat, action, top):
+def _play_to_ass(hands, view, seat, action):
     """A checked card played to the ass trick; the highest takes, of equal highest values the
-    last one (W14). Returns the trick's TOP."""
+    last one (W14)."""
     v = _take_from_hand(hands, view, seat, action)
-    if v >= top:
+    if v >= view[V.TOP]:
         view[V.TOP] = v
         view[V.TOP_SEAT] = seat
-        return v
-    return top
 
 
 @nb.njit(inline="always", cache=True)
@@ -218,11 +212,11 @@ def step(hands, view, action, log, err):
     elif phase == V.FOLLOW:
         if not follow_is_legal(hands[seat], action, view[V.COUNT], view[V.TOP]):
             return _fail(err, ILLEGAL, seat, t, action, phase)
-        _follow(hands, view, seat, action, view[V.TOP])
+        _follow(hands, view, seat, action)
     else:
         if not ass_play_is_legal(hands[seat], action, view[V.ASS_JOKER]):
             return _fail(err, ILLEGAL, seat, t, action, phase)
-        _play_to_ass(hands, view, seat, action, view[V.TOP])
+        _play_to_ass(hands, view, seat, action)
     _log_action(log, t, leader, n, seat, action)
     seat = seat + 1 if seat + 1 < n else 0
     if seat != leader:

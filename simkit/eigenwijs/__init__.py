@@ -1,0 +1,1 @@
+"""Eigenwijs (Jacques Zeimet): rules E1–E14 and the model of the human side H1–H8."""

@@ -1,0 +1,91 @@
+"""Check Eigenwijs trace records against the trace format and the rules by replaying the game
+through the reference engine, which deals, judges every call, draws the slips and times and
+decides who takes the cards itself (so the rules are still written in one place); the recorded
+`meant` responses are the only input it takes from the trace, and its record must equal the
+trace's, key for key."""
+
+import json
+
+from simkit.decisions import Seat
+from simkit.eigenwijs import reference
+from simkit.eigenwijs.model import PARAMETERS
+from simkit.eigenwijs.rules import DEFAULT_RULES, GAME, check_players, check_rules, check_table, response_of
+from simkit.rng import check_seed
+
+REQUIRED = ("game", "format", "seed", "number", "players", "strategies", "rules", "model", "deal", "start", "turns",
+            "winner", "end", "stacks")
+FORMAT = 1
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_format(rec: dict) -> None:
+    """What the replay relies on: the keys, the game, the sizes and types."""
+    if not isinstance(rec, dict):
+        raise ValueError("a record is a JSON object")
+    missing = [k for k in REQUIRED if k not in rec]
+    if missing:
+        raise ValueError(f"missing key {missing[0]!r}")
+    if rec["game"] != GAME or rec["format"] != FORMAT:
+        raise ValueError(f"not an {GAME} format {FORMAT} record")
+    n = rec["players"]
+    check_players(n)
+    check_seed(rec["seed"])
+    if not _whole(rec["number"]) or rec["number"] < 0:
+        raise ValueError(f"'number' must be a whole number from 0, got {rec['number']!r}")
+    if not isinstance(rec["strategies"], list) or len(rec["strategies"]) != n:
+        raise ValueError("'strategies' needs one name per player")
+    for key, names in (("rules", DEFAULT_RULES), ("model", PARAMETERS)):
+        if not isinstance(rec[key], dict) or set(rec[key]) != set(names):
+            raise ValueError(f"{key!r} must hold exactly {', '.join(names)}")
+    if not isinstance(rec["turns"], list) or not all(isinstance(t, dict) for t in rec["turns"]):
+        raise ValueError("'turns' must be a list of turns, each a JSON object")
+    for t, turn in enumerate(rec["turns"]):
+        if "meant" in turn:
+            try:
+                response_of(turn["meant"])
+            except (ValueError, TypeError, AttributeError):
+                raise ValueError(f"turn {t}: 'meant' is not a response: {turn['meant']!r}") from None
+
+
+def _scripted(turns: list[dict]):
+    """A decider that means what the trace says, turn by turn (H1)."""
+    def decide(view, params, rng):
+        from simkit.eigenwijs import view as V
+
+        t = int(view[V.TURN])
+        if t >= len(turns) or "meant" not in turns[t]:
+            raise ValueError(f"the rules' replay asks for a response at turn {t}, which the trace does not give")
+        return response_of(turns[t]["meant"])
+    return decide
+
+
+def replay(rec: dict) -> dict:
+    """The reference engine's record of the game `rec` describes, dealt from its seed and number,
+    with its recorded `meant` responses."""
+    n = rec["players"]
+    rules = check_rules(rec["rules"])
+    check_table(rules, n)
+    seats = [Seat(label, None) for label in rec["strategies"]]
+    return reference.trace_game(rec["seed"], rec["number"], seats, rules, rec["model"],
+                                deciders=[_scripted(rec["turns"])] * n)
+
+
+def _difference(key: str, mine, theirs) -> str:
+    if key == "turns":
+        if len(mine) != len(theirs):
+            return f"the trace has {len(theirs)} turns, the rules' replay plays {len(mine)}"
+        t = next(t for t, (a, b) in enumerate(zip(mine, theirs)) if a != b)
+        return f"turn {t} differs from the rules' replay: {json.dumps(mine[t])}"
+    return f"{key}: the rules' replay gives {json.dumps(mine)}"
+
+
+def check_record(rec: dict) -> None:
+    """Raise ValueError naming the first place where `rec` breaks the format or the rules."""
+    _check_format(rec)
+    mine = replay(rec)
+    for k, value in mine.items():
+        if rec[k] != value:
+            raise ValueError(_difference(k, value, rec[k]))

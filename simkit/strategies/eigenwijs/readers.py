@@ -1,0 +1,46 @@
+"""How a player reads the table (H1): the response they mean. `right` reads it as the rules say;
+the others each miss one rule, a misreading that no amount of speed or care mends."""
+
+from simkit.eigenwijs import view as V
+from simkit.eigenwijs.cards import majority, repeat_rule, right_of_view, right_word, word_of
+from simkit.eigenwijs.rules import COUNT, MAX_COUNT, PRECIES, SLAP
+from simkit.eigenwijs.strategy import strategy
+from simkit.rng import below
+
+
+@strategy("right", "Means the right response every turn (E6-E14); its mistakes are the model's slips, "
+          "hesitations and false slaps (H2-H5).")
+def right(view, params, rng):
+    return right_of_view(view)
+
+
+@strategy("no_precies", "Reads the table right but forgets the Precies rule (E14): repeats the word called "
+          "before instead of saying Precies.")
+def no_precies(view, params, rng):
+    return right_word(view[V.TOPS:], view[V.PILES], view[V.PILE])
+
+
+@strategy("chick_blind", "Reads the table right but forgets the chicks (E12): calls the word of E7 where the "
+          "count is due.")
+def chick_blind(view, params, rng):
+    tops = view[V.TOPS:]
+    piles = view[V.PILES]
+    colour, eggs, tied = majority(tops, piles)
+    if tied:
+        return SLAP
+    return repeat_rule(word_of(tops, piles, view[V.PILE], colour, eggs), view[V.PRECIES] == 1, view[V.PREVIOUS])
+
+
+@strategy("guesser", "Says a uniformly random response among those in use (the five words, a slap, and "
+          "Precies and the counts where the variants allow): a yardstick of no skill.")
+def guesser(view, params, rng):
+    precies = 1 if view[V.PRECIES] == 1 else 0
+    k = 6 + precies + (MAX_COUNT + 1 if view[V.CHICKS] == 1 else 0)
+    r = below(rng, k)
+    if r < 5:
+        return r
+    if r == 5:
+        return SLAP
+    if precies == 1 and r == 6:
+        return PRECIES
+    return COUNT + r - 6 - precies
