@@ -101,7 +101,7 @@ def test_an_experiment_runs_with_its_report(run, tmp_path):
     assert code == 0, err
     report = (out / "report.md").read_text()
     for title in ("Share of games lost per strategy", "Per strategy and game (means)", "Per table and game",
-                  "Parameter sweep: difference to right along quick.slip", "game-length.png"):
+                  "starter_won", "Parameter sweep: difference to right along quick.slip", "game-length.png"):
         assert title in report
     assert json.loads((out / "meta.json").read_text())["assumption"].startswith("the deck holds 4 hen colours")
     assert "Assumed: the deck holds 4 hen colours" in report

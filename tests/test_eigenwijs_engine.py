@@ -15,7 +15,7 @@ from simkit import registry
 from simkit.eigenwijs import batch, reference
 from simkit.eigenwijs import view as V
 from simkit.eigenwijs.cards import right_response
-from simkit.eigenwijs.engine import DECK_DTYPE, TURNS, WINNER, deal
+from simkit.eigenwijs.engine import DECK_DTYPE, START, TURNS, WINNER, deal
 from simkit.eigenwijs.rules import (
     BROKEN,
     CHICK,
@@ -90,6 +90,8 @@ def test_any_split_into_chunks_and_rotations_gives_the_same_games():
     both = batch.play_rotations([seats, seats], 300, 9)
     assert np.array_equal(both[0], whole) and np.array_equal(both[1], whole)
     assert (whole[:, WINNER] >= 0).all() and (whole[:, TURNS] > 0).all()
+    records = list(batch.traces(seats, 20, 9))
+    assert [r["start"] for r in records] == whole[:20, START].tolist()
 
 
 def test_records_follow_the_outcomes_of_the_parallel_driver():

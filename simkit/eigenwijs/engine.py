@@ -47,6 +47,7 @@ WINNER = 0       # the seat that played its last card, -1 if capped
 TURNS = 1        # turns played
 TIES = 2         # turns that ended in a tie (E8)
 TAKEN = 3        # cards taken in all (E8, E9)
+START = 4        # the seat that flipped first (E4)
 TAKES = 8        # per seat: times it took the cards (any reason)
 WRONGS = TAKES + MAX_PLAYERS        # per seat: wrong words (E9) that cost it the cards
 HESITATIONS = WRONGS + MAX_PLAYERS  # per seat: hesitations (E9) that cost it the cards
@@ -172,6 +173,7 @@ def play_game(strats, params, model, n, n_piles, chicks, precies, rotating, colo
     recording = log.shape[0] > 0
     outcome[:] = 0
     outcome[WINNER] = -1
+    outcome[START] = start
     for p in range(n_piles):
         pile_sizes[p] = 0
     jullie = n > 2 or rotating  # E7: with 2 players and own piles Jullie cannot be right

@@ -66,8 +66,8 @@ def _measures(mode: str) -> Measures:
     from simkit.eigenwijs.measures import SEAT, TABLE, TABLE_HISTOGRAM
 
     return Measures(SEAT, TABLE, "games_lost", table_histogram=TABLE_HISTOGRAM, shares=(("games_lost", "rows"),),
-                    table_shares=(("won", "rows"), ("capped", "rows")),
-                    means=tuple((m, "rows") for m in SEAT[2:-1]), table_means=tuple((m, "rows") for m in TABLE[3:]))
+                    table_shares=(("won", "rows"), ("capped", "rows"), ("starter_won", "rows")),
+                    means=tuple((m, "rows") for m in SEAT[2:-1]), table_means=tuple((m, "rows") for m in TABLE[4:]))
 
 
 def _simulate(seats: list, count: int, seed: int, rules: dict, model: dict, matches: bool, chunks: int, progress):

@@ -4,9 +4,9 @@ before the next.
 
 Per seat: rows 1, games_lost (did not win, E10: a capped game is lost by all), took the cards (any
 reason), and how: a wrong word, a hesitation, a false slap (E9), the last slap at a tie (E8);
-the cards left in its stack at the end. Per table: rows 1, won (somebody won), capped, turns,
-ties, cards taken; the table histogram counts the turns. A game is its deal's whole replay, one
-row per seat (known: the runner fills the rows in).
+the cards left in its stack at the end. Per table: rows 1, won (somebody won), capped, won by
+the seat that flipped first (E4), turns, ties, cards taken; the table histogram counts the turns.
+A game is its deal's whole replay, one row per seat (known: the runner fills the rows in).
 """
 
 import numba as nb
@@ -17,6 +17,7 @@ from simkit.eigenwijs.engine import (
     HESITATIONS,
     LAST_SLAPS,
     LEFT,
+    START,
     TAKEN,
     TAKES,
     TIES,
@@ -27,7 +28,7 @@ from simkit.eigenwijs.engine import (
 from simkit.tally import replay_end, seat_adds, table_adds_at, table_count
 
 SEAT = ("rows", "games_lost", "takes", "wrong", "hesitations", "false_slaps", "last_slaps", "cards_left")
-TABLE = ("rows", "won", "capped", "turns", "ties", "taken")
+TABLE = ("rows", "won", "capped", "starter_won", "turns", "ties", "taken")
 TABLE_HISTOGRAM = "turns"
 
 
@@ -39,7 +40,8 @@ def add_game(tally, kept, b, r, n, outcome):
         seat_adds(tally, kept, r, s, 1, (np.int64(s != winner), outcome[TAKES + s], outcome[WRONGS + s],
                                          outcome[HESITATIONS + s], outcome[FALSE_SLAPS + s], outcome[LAST_SLAPS + s],
                                          outcome[LEFT + s]))
-    table_adds_at(tally, kept, 0, r, 1, (np.int64(winner >= 0), np.int64(winner < 0), outcome[TURNS], outcome[TIES],
+    table_adds_at(tally, kept, 0, r, 1, (np.int64(winner >= 0), np.int64(winner < 0),
+                                         np.int64(winner == outcome[START]), outcome[TURNS], outcome[TIES],
                                          outcome[TAKEN]))
     table_count(tally, b, r, outcome[TURNS])
     replay_end(tally, kept, r)

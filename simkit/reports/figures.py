@@ -86,9 +86,10 @@ def distributions(stats, value: str, shown=str):
     return fig
 
 
-def hand_lengths(stats, shown=str, what: str = "tricks per hand"):
+def hand_lengths(stats, shown=str, what: str = "tricks per hand", log: bool = False):
     """Tricks per hand (one count per hand and rotation; or `what` the table histogram counts): a
-    line per cell, or per player count when there are many cells; `shown(text)`: a lineup as drawn."""
+    line per cell, or per player count when there are many cells; `shown(text)`: a lineup as drawn;
+    `log`: a logarithmic length axis (lengths over a decade or two, as games of 2 to 6 players)."""
     fig, ax = plt.subplots(figsize=(8, 3.5))
     cells = stats.layout.cells
     names = lineup_names(stats)
@@ -100,7 +101,10 @@ def hand_lengths(stats, shown=str, what: str = "tricks per hand"):
         lines = [(f"{n} players (all cells)", [c["cell"] for c in cells if c["players"] == n]) for n in players]
     for label, group in lines:
         _step(ax, _summed(stats.table_histograms, group), label)
-    ax.set_xlabel(what)
+    if log:
+        ax.set_xscale("log")
+        ax.set_xlim(left=max(1.0, ax.get_xlim()[0]))
+    ax.set_xlabel(what + (" (logarithmic)" if log else ""))
     ax.set_ylabel("share")
     ax.legend(fontsize=7, ncol=2)
     fig.tight_layout()

@@ -125,7 +125,7 @@ def figures_for(results, stats_tables: dict[str, pd.DataFrame] | None = None,
         out["seat-means.png"] = figures.seat_means(means, counted, "times per game and seat")
     if stats.layout.measures.table_histogram == "turns":
         out["game-length.png"] = figures.hand_lengths(stats, lambda text: _marked_lineup(game, text),
-                                                      "turns per game")
+                                                      "turns per game", log=True)
     return out
 
 
