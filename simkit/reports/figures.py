@@ -111,9 +111,11 @@ def hand_lengths(stats, shown=str, what: str = "tricks per hand", log: bool = Fa
     return fig
 
 
-def sweep_curves(curves: pd.DataFrame):
+def sweep_curves(curves: pd.DataFrame, percent: bool = False):
     """One panel per swept parameter: the measure against the parameter value for the strategy
-    that is swept (a line per player count), with its 95% band; the baseline as a line at zero."""
+    that is swept (a line per player count), with its 95% band; the baseline as a line at zero.
+    `percent`: the measure is a share, drawn in percent (a difference in percentage points)."""
+    scale = 100.0 if percent else 1.0
     params = list(dict.fromkeys(curves["parameter"]))
     fig, axes = plt.subplots(1, len(params), figsize=(6 * len(params), 4), squeeze=False)
     for ax, param in zip(axes[0], params):
@@ -123,13 +125,16 @@ def sweep_curves(curves: pd.DataFrame):
         sub = swept if len(swept) else sub
         for (strategy, players), line in sub.groupby(["strategy", "players"], sort=True):
             line = line.sort_values("value")
-            ax.plot(line["value"], line["estimate"], "o-", label=f"{strategy}, {players} players")
-            ax.fill_between(line["value"], line["estimate"] - line["ci95"], line["estimate"] + line["ci95"], alpha=0.25)
+            mid, half = scale * line["estimate"], scale * line["ci95"]
+            ax.plot(line["value"], mid, "o-", label=f"{strategy}, {players} players")
+            ax.fill_between(line["value"], mid - half, mid + half, alpha=0.25)
         if sub["measure"].str.startswith("difference").any():
             baseline = sub["measure"].iloc[0].removeprefix("difference to ")
             ax.axhline(0, color="grey", lw=1, label=f"{baseline} (the baseline)")
         ax.set_xlabel(param)
-        ax.set_ylabel(f"{sub['measure'].iloc[0]} (95% band)")
+        what = sub["measure"].iloc[0]
+        unit = (", percentage points" if what.startswith("difference") else ", %") if percent else ""
+        ax.set_ylabel(f"{what}{unit} (95% band)")
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
     fig.tight_layout()

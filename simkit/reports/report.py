@@ -110,7 +110,7 @@ def figures_for(results, stats_tables: dict[str, pd.DataFrame] | None = None,
     if "Rounds lost by cause" in found:
         out["loss-causes.png"] = figures.loss_causes(found["Rounds lost by cause"])
     if "Parameter sweep" in found and len(found["Parameter sweep"]):
-        out["sweep.png"] = figures.sweep_curves(found["Parameter sweep"])
+        out["sweep.png"] = figures.sweep_curves(found["Parameter sweep"], value in tables.SHARES)
     if "Head to head (tournament)" in found:
         out["head-to-head.png"] = figures.pairwise_heatmap(found["Head to head (tournament)"])
     if stats.layout.measures.table_histogram == "first_signal":
