@@ -159,6 +159,12 @@ def _registered() -> dict[str, str]:
     return found
 
 
+def deal_columns() -> tuple[str, ...]:
+    """The column that names a deal in a run's rows, in the order to look for it: a match (its
+    hands or rounds belong together), else each game's unit of play ("hand", "round", "game")."""
+    return ("match",) + tuple(dict.fromkeys(get(name).deal for name in names()))
+
+
 @functools.cache
 def get(name: str) -> Game:
     """The game called `name`; an unknown one is a one-line error naming the known ones."""

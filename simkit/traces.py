@@ -12,6 +12,41 @@ from simkit.errors import SimkitError
 from simkit.files import atomic_path
 
 
+def whole(value) -> bool:
+    """A whole number as JSON gives it (not a bool, not a float)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_head(rec, required: tuple[str, ...], game: str, fmt: int, check_players: Callable[[int], None],
+               counters: tuple[str, ...], options: dict[str, Iterable[str]]) -> int:
+    """What every game's record check starts with (a game's check.py): a JSON object with the
+    `required` keys, of `game` in format `fmt`, a valid player count and seed, the `counters` whole
+    numbers from 0, one strategy name per player, and each of `options` (rules, model) holding
+    exactly its names. Returns the player count; a ValueError names the first problem."""
+    from simkit.rng import check_seed
+
+    if not isinstance(rec, dict):
+        raise ValueError("a record is a JSON object")
+    missing = [k for k in required if k not in rec]
+    if missing:
+        raise ValueError(f"missing key {missing[0]!r}")
+    if rec["game"] != game or rec["format"] != fmt:
+        raise ValueError(f"not an {game} format {fmt} record")
+    n = rec["players"]
+    check_players(n)
+    check_seed(rec["seed"])
+    for key in counters:
+        if not whole(rec[key]) or rec[key] < 0:
+            raise ValueError(f"{key!r} must be a whole number from 0, got {rec[key]!r}")
+    strategies = rec["strategies"]
+    if not (isinstance(strategies, list) and len(strategies) == n and all(isinstance(v, str) for v in strategies)):
+        raise ValueError("'strategies' needs one name per player")
+    for key, names in options.items():
+        if not isinstance(rec[key], dict) or set(rec[key]) != set(names):
+            raise ValueError(f"{key!r} must hold exactly {', '.join(names)}")
+    return n
+
+
 def to_line(record: dict) -> str:
     """A record as its line (without the newline)."""
     return json.dumps(record, separators=(", ", ": "))

@@ -10,36 +10,16 @@ from simkit.decisions import Seat
 from simkit.eigenwijs import reference
 from simkit.eigenwijs.model import PARAMETERS
 from simkit.eigenwijs.rules import DEFAULT_RULES, GAME, check_players, check_rules, check_table, response_of
-from simkit.rng import check_seed
+from simkit.traces import check_head
 
 REQUIRED = ("game", "format", "seed", "number", "players", "strategies", "rules", "model", "deal", "start", "turns",
             "winner", "end", "stacks")
 FORMAT = 1
 
 
-def _whole(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _check_format(rec: dict) -> None:
     """What the replay relies on: the keys, the game, the sizes and types."""
-    if not isinstance(rec, dict):
-        raise ValueError("a record is a JSON object")
-    missing = [k for k in REQUIRED if k not in rec]
-    if missing:
-        raise ValueError(f"missing key {missing[0]!r}")
-    if rec["game"] != GAME or rec["format"] != FORMAT:
-        raise ValueError(f"not an {GAME} format {FORMAT} record")
-    n = rec["players"]
-    check_players(n)
-    check_seed(rec["seed"])
-    if not _whole(rec["number"]) or rec["number"] < 0:
-        raise ValueError(f"'number' must be a whole number from 0, got {rec['number']!r}")
-    if not isinstance(rec["strategies"], list) or len(rec["strategies"]) != n:
-        raise ValueError("'strategies' needs one name per player")
-    for key, names in (("rules", DEFAULT_RULES), ("model", PARAMETERS)):
-        if not isinstance(rec[key], dict) or set(rec[key]) != set(names):
-            raise ValueError(f"{key!r} must hold exactly {', '.join(names)}")
+    check_head(rec, REQUIRED, GAME, FORMAT, check_players, ("number",), {"rules": DEFAULT_RULES, "model": PARAMETERS})
     if not isinstance(rec["turns"], list) or not all(isinstance(t, dict) for t in rec["turns"]):
         raise ValueError("'turns' must be a list of turns, each a JSON object")
     for t, turn in enumerate(rec["turns"]):

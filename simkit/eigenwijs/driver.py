@@ -14,9 +14,7 @@ from simkit.eigenwijs import view as V
 from simkit.eigenwijs.engine import (
     DECK_DTYPE,
     ERR_WIDTH,
-    LEFT,
     OUTCOME_SIZE,
-    WINNER,
     deal,
     play_game,
     start_game,
@@ -65,6 +63,16 @@ def _deal_game(deck, seed_key, n, cards, dealt, heads, sizes, rng):
     return per, below(rng, n)
 
 
+@nb.njit(inline="always", cache=True)
+def _stacks_as_dealt(stacks, heads, sizes, dealt, n, per):
+    """Every seat's stack as dealt (`per` cards, top first): a game's start, in every rotation."""
+    for s in range(n):
+        heads[s] = 0
+        sizes[s] = per
+        for k in range(per):
+            stacks[s, k] = dealt[s, k]
+
+
 @nb.njit(cache=True, _nrt=False)
 def _games_range(strats, order, params, model, n, n_piles, chicks, precies, rotating, colours, hesitation, max_turns,
                  deck, seed, first, lo, hi, outcomes, err, tally, b, scratch, kept):
@@ -79,11 +87,7 @@ def _games_range(strats, order, params, model, n, n_piles, chicks, precies, rota
         per, start = _deal_game(deck, key, n, cards, dealt, heads, sizes, rng)
         after = rng[0]
         for r in range(order.shape[0]):
-            for s in range(n):
-                heads[s] = 0
-                sizes[s] = per
-                for k in range(per):
-                    stacks[s, k] = dealt[s, k]
+            _stacks_as_dealt(stacks, heads, sizes, dealt, n, per)
             rng[0] = after
             start_game(rngs, key, n)
             if play_game(arranged(strats, order[r]), params[r], model[r], n, n_piles, chicks, precies, rotating,
@@ -131,12 +135,8 @@ def play_logged(strats, params, model, n, n_piles, chicks, precies, rotating, co
     key = hand_state(seed, number)
     per, first = _deal_game(deck, key, n, cards, dealt, heads, sizes, rng)
     start[0] = first
-    for s in range(n):
-        for k in range(per):
-            stacks[s, k] = dealt[s, k]
+    _stacks_as_dealt(stacks, heads, sizes, dealt, n, per)
     start_game(rngs, key, n)
     return play_game(strats, params, model, n, n_piles, chicks, precies, rotating, colours, hesitation, max_turns,
                      stacks, heads, sizes, piles, pile_sizes, first, view, rngs, rng, slaps, outcome, log, flog, err)
 
-
-assert WINNER == 0 and LEFT > WINNER

@@ -21,7 +21,6 @@ from simkit.eigenwijs import view as V
 from simkit.eigenwijs.cards import chick_open, open_cards, right_response
 from simkit.eigenwijs.rules import (
     COUNT,
-    DECK_MAX,
     EMPTY,
     FALSE_SLAP,
     HESITATION,
@@ -313,5 +312,4 @@ def start_game(rngs, key, n):
         rngs[s, 0] = seat_state(key, s)
 
 
-DECK_DTYPE = np.int8
-assert DECK_MAX < 2**15
+DECK_DTYPE = np.int8  # card codes: at most 8 x MAX_COLOURS + MAX_EGGS = 55

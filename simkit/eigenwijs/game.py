@@ -5,7 +5,7 @@ engine is imported when first played."""
 import numpy as np
 import pyarrow as pa
 
-from simkit.eigenwijs.model import DEFAULT_MODEL, PARAMETERS, check_values
+from simkit.eigenwijs.model import DEFAULT_MODEL, MODEL, PARAMETERS, check_values
 from simkit.eigenwijs.rules import (
     DEFAULT_RULES,
     GAME,
@@ -25,19 +25,6 @@ def _seats_for(specs: list, players: int) -> list:
     return seats_for(specs, players)
 
 
-def _model(spec, cell, seats: list) -> dict:
-    from simkit.eigenwijs.model import MODEL
-
-    return MODEL.cell_overrides(spec, cell, seats)
-
-
-def _seat_config(spec, cell, seats: list) -> dict[str, list[float]]:
-    """Every model value of every seat, written beside its results."""
-    from simkit.eigenwijs.model import MODEL
-
-    return MODEL.seat_config(spec, cell, seats)
-
-
 def _play(seatings: list[list], count: int, first: int, spec, cells: list, tally: tuple | None = None,
           rows: bool = False) -> dict[str, np.ndarray]:
     """Games first..first+count-1 with each seating (a rotation of its cell's lineup, cells[r]
@@ -46,7 +33,7 @@ def _play(seatings: list[list], count: int, first: int, spec, cells: list, tally
     from simkit.eigenwijs import batch
     from simkit.eigenwijs.engine import LEFT, TAKES, TURNS, WINNER
 
-    models = [_model(spec, cell, seats) for seats, cell in zip(seatings, cells)]
+    models = [MODEL.cell_overrides(spec, cell, seats) for seats, cell in zip(seatings, cells)]
     keep = tally is None or rows
     out = batch.play_rotations(seatings, count, spec.seed, spec.rules, models, first=first, tally=tally, keep=keep)
     if not keep:
@@ -110,7 +97,7 @@ GAME = Game(
     model=DEFAULT_MODEL,
     check_model=lambda values, players, where="key 'model'": check_values(values, players, where),
     play=_play, measured=_measured, extra_keys=("model",), model_names=tuple(PARAMETERS),
-    seat_config=_seat_config, meta=_meta,
+    seat_config=MODEL.seat_config, meta=_meta,
     simulate=_simulate, traces=_traces, show=_show, checker=_checker,
     picks=lambda record, i, number, match: number in (None, record["number"]),
     bench="simkit.eigenwijs.bench", bench_players="2,4,6", reference_deals=200, strength=RATING,

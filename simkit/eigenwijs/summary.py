@@ -2,7 +2,8 @@
 E9); per game how it ended, its length, its ties; each number with its 95% interval. The games
 are counted span by span (sums of integers), so memory does not grow with their number."""
 
-import math
+
+import time
 
 import numpy as np
 import pandas as pd
@@ -21,7 +22,7 @@ from simkit.eigenwijs.engine import (
 )
 from simkit.eigenwijs.rules import deck_note
 from simkit.notation import mean as written_mean
-from simkit.reports.stats import Z95
+from simkit.reports.stats import mean_half
 from simkit.summary import Summary, share
 
 SPAN = 50_000  # games per engine call: what one call keeps, whatever the run's length
@@ -29,14 +30,11 @@ SPAN = 50_000  # games per engine call: what one call keeps, whatever the run's 
 
 def _mean(total: int, squares: int, n: int) -> str:
     """A mean ± the half-width of its 95% interval, from the sum and the sum of squares."""
-    m = total / n
-    var = (squares - n * m * m) / (n - 1) if n > 1 else math.inf
-    return written_mean(m, Z95 * math.sqrt(max(var, 0.0) / n) if n > 1 else math.inf, 2)
+    mean, half = mean_half(np.array([total]), np.array([squares]), n, np.ones(1))
+    return written_mean(float(mean[0]), float(half[0]), 2)
 
 
 def games(seats: list, count: int, seed: int, rules: dict, model: dict, chunks: int, progress=None) -> Summary:
-    import time
-
     from simkit.eigenwijs import batch
 
     n = len(seats)

@@ -39,8 +39,7 @@ def deal_major(replays: list[pa.Table]) -> pa.Table:
     and rotation, in that order (a stable sort of the replays' rows by deal). This order does not
     depend on how the run was split into chunks."""
     whole = pa.concat_tables(replays)
-    deals = ("match",) + tuple(games.get(name).deal for name in games.names())
-    key = next(name for name in deals if name in whole.column_names)
+    key = next(name for name in games.deal_columns() if name in whole.column_names)
     return whole.take(pc.sort_indices(whole, sort_keys=[(key, "ascending")]))
 
 

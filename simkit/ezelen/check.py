@@ -11,14 +11,11 @@ from simkit.ezelen import view as V
 from simkit.ezelen.model import PARAMETERS
 from simkit.ezelen.rules import DEFAULT_RULES, DONKEY_AT, GAME, check_players, check_rules
 from simkit.ezelen.trace import FORMAT
-from simkit.rng import check_seed, py_hand_state, py_match_seed
+from simkit.rng import py_hand_state, py_match_seed
+from simkit.traces import check_head, whole
 
 REQUIRED = ("game", "format", "seed", "match", "round", "players", "strategies", "rules", "model", "deal", "turns",
             "signals", "copies", "tempo_faults", "loser", "loss_reason", "letters")
-
-
-def _whole(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _list_of(value, n: int, kind) -> bool:
@@ -27,31 +24,15 @@ def _list_of(value, n: int, kind) -> bool:
 
 def _check_format(rec: dict) -> None:
     """What the replay relies on: the keys, the game, the sizes and types of the moves."""
-    if not isinstance(rec, dict):
-        raise ValueError("a record is a JSON object")
-    missing = [k for k in REQUIRED if k not in rec]
-    if missing:
-        raise ValueError(f"missing key {missing[0]!r}")
-    if rec["game"] != GAME or rec["format"] != FORMAT:
-        raise ValueError(f"not an {GAME} format {FORMAT} record")
-    n = rec["players"]
-    check_players(n)
-    check_seed(rec["seed"])
-    for key in ("match", "round"):
-        if not _whole(rec[key]) or rec[key] < 0:
-            raise ValueError(f"{key!r} must be a whole number from 0, got {rec[key]!r}")
-    if not _list_of(rec["strategies"], n, lambda v: isinstance(v, str)):
-        raise ValueError("'strategies' needs one name per player")
-    for key, names in (("rules", DEFAULT_RULES), ("model", PARAMETERS)):
-        if not isinstance(rec[key], dict) or set(rec[key]) != set(names):
-            raise ValueError(f"{key!r} must hold exactly {', '.join(names)}")
+    n = check_head(rec, REQUIRED, GAME, FORMAT, check_players, ("match", "round"),
+                   {"rules": DEFAULT_RULES, "model": PARAMETERS})
     if not _list_of(rec["deal"], n, lambda h: isinstance(h, list) and h == sorted(h)):
         raise ValueError("'deal' needs one hand per player, sorted ascending")
-    if not isinstance(rec["turns"], list) or not all(_list_of(t, n, _whole) for t in rec["turns"]):
+    if not isinstance(rec["turns"], list) or not all(_list_of(t, n, whole) for t in rec["turns"]):
         raise ValueError("'turns' must be a list of turns, each one value per player")
-    if not _list_of(rec["letters"], n, _whole):
+    if not _list_of(rec["letters"], n, whole):
         raise ValueError("'letters' needs one count per player")
-    if rec["loser"] is not None and not (_whole(rec["loser"]) and 0 <= rec["loser"] < n):
+    if rec["loser"] is not None and not (whole(rec["loser"]) and 0 <= rec["loser"] < n):
         raise ValueError(f"'loser' must be a seat 0..{n - 1} or null, got {rec['loser']!r}")
 
 

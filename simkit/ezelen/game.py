@@ -6,7 +6,7 @@ from itertools import islice
 import numpy as np
 import pyarrow as pa
 
-from simkit.ezelen.model import DEFAULT_MODEL, PARAMETERS, check_values
+from simkit.ezelen.model import DEFAULT_MODEL, MODEL, PARAMETERS, check_values
 from simkit.ezelen.rules import DEFAULT_RULES, GAME, MAX_PLAYERS, MIN_PLAYERS, check_players, check_rules
 from simkit.ezelen.strength import RATING
 from simkit.games import Game, Measures, Objective
@@ -18,19 +18,6 @@ def _seats_for(specs: list, players: int) -> list:
     return seats_for(specs, players)
 
 
-def _model(spec, cell, seats: list) -> dict:
-    from simkit.ezelen.model import MODEL
-
-    return MODEL.cell_overrides(spec, cell, seats)
-
-
-def _seat_config(spec, cell, seats: list) -> dict[str, list[float]]:
-    """Every model value of every seat, written beside its results."""
-    from simkit.ezelen.model import MODEL
-
-    return MODEL.seat_config(spec, cell, seats)
-
-
 def _play(seatings: list[list], count: int, first: int, spec, cells: list, tally: tuple | None = None,
           rows: bool = False) -> dict[str, np.ndarray]:
     """Deals first..first+count-1 (rounds, or matches) with each seating (a rotation of its
@@ -40,7 +27,7 @@ def _play(seatings: list[list], count: int, first: int, spec, cells: list, tally
     of all seatings in one array)."""
     from simkit.ezelen import batch
 
-    models = [_model(spec, cell, seats) for seats, cell in zip(seatings, cells)]
+    models = [MODEL.cell_overrides(spec, cell, seats) for seats, cell in zip(seatings, cells)]
     if spec.match["mode"] == "single":
         res = batch.play_rotations(seatings, count, spec.seed, spec.rules, models, first=first, tally=tally)
         extra = {}
@@ -129,7 +116,7 @@ GAME = Game(
     seats_for=_seats_for, measures=_measures, model=DEFAULT_MODEL,
     check_model=lambda values, players, where="key 'model'": check_values(values, players, where),
     play=_play, seating=_seating, measured=_measured, extra_keys=("model",), model_names=tuple(PARAMETERS),
-    seat_config=_seat_config, meta=lambda spec: {"model": {"defaults": DEFAULT_MODEL, "overrides": spec.model}},
+    seat_config=MODEL.seat_config, meta=lambda spec: {"model": {"defaults": DEFAULT_MODEL, "overrides": spec.model}},
     simulate=_simulate, matches="whole matches, until a player spells E-Z-E-L (Z7)", traces=_traces,
     traced=lambda count, last: f" (matches 0..{last['match']})" if last else "",
     picks=lambda record, i, number, match: number in (None, i) and match in (None, (record["match"], record["round"])),

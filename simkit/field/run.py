@@ -29,7 +29,7 @@ from simkit.field.profiles import arrangements, multisets
 from simkit.field.spec import Field
 from simkit.files import atomic_path
 from simkit.records import finished, resumed
-from simkit.reports.stats import Z95
+from simkit.reports.stats import mean_half
 
 META, PAYOFFS, BOOT, STATE = "field.json", "payoffs.parquet", "bootstrap.npz", "state.npz"
 SAVE_EVERY = 2.0  # seconds between writes of the state while the profiles play
@@ -199,17 +199,6 @@ def _write_table(folder: Path, f: Field, hands: int, state: dict) -> None:
             np.savez_compressed(out, **boot)
     with atomic_path(folder / PAYOFFS) as tmp:
         pd.concat(frames, ignore_index=True).to_parquet(tmp, index=False)
-
-
-def mean_half(sums: np.ndarray, squares: np.ndarray, deals: int, per: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each row's mean per deal divided by `per`, and the 95% half-width over deals, from its sum and
-    sum of squares (in floating point: squares x deals may pass int64's range)."""
-    total = sums.astype(np.float64)
-    mean = total / deals / per
-    if deals < 2:
-        return mean, np.full(len(sums), np.inf)
-    var = np.maximum(squares.astype(np.float64) - total * total / deals, 0) / (deals - 1)
-    return mean, Z95 * np.sqrt(var / deals) / per
 
 
 def _start(folder: Path, f: Field, hands: int, resume: bool) -> dict:

@@ -11,13 +11,14 @@ deal, the plain mean of the deals' means and its standard error), and n counts t
 import numpy as np
 import pandas as pd
 
+from simkit import games
 from simkit.reports.stats import Z95, half_width, share_interval
 from simkit.reports.tables import SHARES, curves
 
 
 def deal_key(table: pd.DataFrame) -> str:
     """The independent unit: a hand, a match (its rounds or hands belong together), or a round."""
-    return next(key for key in ("hand", "match", "round", "game") if key in table.columns)
+    return next(key for key in games.deal_columns() if key in table.columns)
 
 
 def _codes(frame: pd.DataFrame, columns: list[str]) -> tuple[np.ndarray, list]:

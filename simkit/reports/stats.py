@@ -18,6 +18,17 @@ def mean_ci(x: np.ndarray, z: float = Z95) -> tuple[float, float]:
     return float(x.mean()), float(z * x.std(ddof=1) / math.sqrt(n))
 
 
+def mean_half(sums: np.ndarray, squares: np.ndarray, deals: int, per: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's mean per deal divided by `per`, and the 95% half-width over deals, from its sum and
+    sum of squares (in floating point: squares x deals may pass int64's range)."""
+    total = sums.astype(np.float64)
+    mean = total / deals / per
+    if deals < 2:
+        return mean, np.full(len(sums), np.inf)
+    var = np.maximum(squares.astype(np.float64) - total * total / deals, 0) / (deals - 1)
+    return mean, Z95 * np.sqrt(var / deals) / per
+
+
 def wilson(k: float, n: int, z: float = Z95) -> tuple[float, float, float]:
     """Share k/n with its Wilson score interval (low, high)."""
     if n == 0:
