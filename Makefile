@@ -3,7 +3,7 @@ PY ?= .venv/bin/python
 .PHONY: test clean-cache bench example example-one golden
 test:
 	$(PY) -m pytest -q
-clean-cache:  ## simkit keys numba's cache by its sources (simkit/cache.py); this empties it all
+clean-cache:  ## simkit keys numba's cache by its sources (simkit/core/cache.py); this empties it all
 	rm -rf $${XDG_CACHE_HOME:-$$HOME/.cache}/simkit/numba
 	find simkit tests -name '*.nbi' -delete -o -name '*.nbc' -delete
 bench:

@@ -1,6 +1,6 @@
 """simkit: Monte Carlo strategy analysis for Who's the Ass? and Ezelen."""
 
-from simkit.cache import configure as _configure_cache
+from simkit.core.cache import configure as _configure_cache
 
 __version__ = "0.1.0"
 CACHE_DIR = _configure_cache()

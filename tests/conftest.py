@@ -9,11 +9,11 @@ import pyarrow.parquet as pq
 import pytest
 from hypothesis import strategies as st
 
-from simkit.errors import IllegalMove
-from simkit.whos_the_ass import batch, reference
-from simkit.whos_the_ass import view as V
-from simkit.whos_the_ass.action import PASS, make_set
-from simkit.whos_the_ass.strategy import Seat, compile_decision, seats_for
+from simkit.core.errors import IllegalMove
+from simkit.games.whos_the_ass import batch, reference
+from simkit.games.whos_the_ass import view as V
+from simkit.games.whos_the_ass.action import PASS, make_set
+from simkit.games.whos_the_ass.strategy import Seat, compile_decision, seats_for
 
 
 def _scripted(hand, view, params, rng):

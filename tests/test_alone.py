@@ -1,5 +1,5 @@
 """A table of one strategy played with the strategy written into the loop
-(simkit.whos_the_ass.alone) plays exactly the hands it plays through the lineup: every rule is
+(simkit.games.whos_the_ass.alone) plays exactly the hands it plays through the lineup: every rule is
 the engine's `step` either way, so the results must be identical, for built-ins and users'
 strategies, single hands and matches (W16-W18); and everything else goes through the lineup."""
 
@@ -7,17 +7,17 @@ import inspect
 
 import pytest
 
-from simkit import plugins
-from simkit.errors import IllegalMove
+from simkit.core.errors import IllegalMove
+from simkit.games.whos_the_ass import batch
+from simkit.games.whos_the_ass.alone import alone, nobody, play_alone
+from simkit.games.whos_the_ass.strategy import seats_for
+from simkit.strategies import plugins
 from simkit.strategies.whos_the_ass import baseline
-from simkit.whos_the_ass import batch
-from simkit.whos_the_ass.alone import alone, nobody, play_alone
-from simkit.whos_the_ass.strategy import seats_for
 
 HEADER = """
 import numpy as np
-from simkit.registry import Param
-from simkit.whos_the_ass.legal import nth_legal
+from simkit.strategies.registry import Param
+from simkit.games.whos_the_ass.legal import nth_legal
 """
 
 # a user's file holding `lowest` line for line, under another name, and two more strategies

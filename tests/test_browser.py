@@ -14,7 +14,7 @@ import matplotlib.image
 import pytest
 
 from simkit import experiments
-from simkit.reports.report import make_report
+from simkit.analyses.reports import make_report
 
 ROOT = Path(__file__).parents[1]
 BROWSER = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from simkit.whos_the_ass.versus_c import compiler
+from simkit.games.whos_the_ass.versus_c import compiler
 
 
 @pytest.mark.parametrize("args, message", [

@@ -6,12 +6,12 @@ import numba as nb
 import numpy as np
 import pytest
 
-from simkit.errors import SimkitError
-from simkit.rng import hand_state
-from simkit.whos_the_ass import batch, reference
-from simkit.whos_the_ass.deal import FRESH_STACK, STACK_DTYPE, STACK_SIZE, deal
-from simkit.whos_the_ass.rules import CARDS_PER_PLAYER, cards_per_player
-from simkit.whos_the_ass.strategy import seats_for
+from simkit.core.errors import SimkitError
+from simkit.core.rng import hand_state
+from simkit.games.whos_the_ass import batch, reference
+from simkit.games.whos_the_ass.deal import FRESH_STACK, STACK_DTYPE, STACK_SIZE, deal
+from simkit.games.whos_the_ass.rules import CARDS_PER_PLAYER, cards_per_player
+from simkit.games.whos_the_ass.strategy import seats_for
 
 
 @nb.njit(cache=True)

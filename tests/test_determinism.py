@@ -4,8 +4,8 @@ import numba as nb
 import numpy as np
 import pytest
 
-from simkit.whos_the_ass import batch
-from simkit.whos_the_ass.strategy import seats_for
+from simkit.games.whos_the_ass import batch
+from simkit.games.whos_the_ass.strategy import seats_for
 
 SEATS = seats_for(["random", "lowest", "random", "lowest", "random"], 5)
 
@@ -67,7 +67,7 @@ def test_the_compile_cache_is_keyed_by_the_sources(tmp_path):
     import subprocess
     import sys
 
-    from simkit.cache import source_hash
+    from simkit.core.cache import source_hash
 
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env["XDG_CACHE_HOME"] = str(tmp_path)

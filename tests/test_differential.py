@@ -3,10 +3,10 @@ by move, on the same deals, for every built-in strategy, every player count and 
 
 import pytest
 
-from simkit import registry
-from simkit.whos_the_ass import batch, reference
-from simkit.whos_the_ass.rules import ASS_JOKER_OPTIONS, GAME, check_rules
-from simkit.whos_the_ass.strategy import seats_for
+from simkit.games.whos_the_ass import batch, reference
+from simkit.games.whos_the_ass.rules import ASS_JOKER_OPTIONS, GAME, check_rules
+from simkit.games.whos_the_ass.strategy import seats_for
+from simkit.strategies import registry
 
 PLAYERS = range(3, 13)
 HANDS_PER_CELL = 67  # x 10 player counts x 3 options = 2,010 deals per lineup

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from simkit.eigenwijs import batch
-from simkit.eigenwijs.strategy import seats_for
-from simkit.traces import to_line
+from simkit.games.eigenwijs import batch
+from simkit.games.eigenwijs.strategy import seats_for
+from simkit.games.traces import to_line
 
 CASES = [  # players, games, seed, extra options, the rules and model they set
     (2, 3, 1, [], {}, {}),

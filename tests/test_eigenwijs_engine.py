@@ -11,12 +11,13 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from simkit import registry
-from simkit.eigenwijs import batch, reference
-from simkit.eigenwijs import view as V
-from simkit.eigenwijs.cards import right_response
-from simkit.eigenwijs.engine import DECK_DTYPE, START, TURNS, WINNER, deal
-from simkit.eigenwijs.rules import (
+from simkit.core.errors import IllegalMove
+from simkit.core.rng import hand_state
+from simkit.games.eigenwijs import batch, reference
+from simkit.games.eigenwijs import view as V
+from simkit.games.eigenwijs.cards import right_response
+from simkit.games.eigenwijs.engine import DECK_DTYPE, START, TURNS, WINNER, deal
+from simkit.games.eigenwijs.rules import (
     BROKEN,
     CHICK,
     DECK_MAX,
@@ -29,9 +30,8 @@ from simkit.eigenwijs.rules import (
     deck,
     response_name,
 )
-from simkit.eigenwijs.strategy import Seat, compile_decision, seats_for
-from simkit.errors import IllegalMove
-from simkit.rng import hand_state
+from simkit.games.eigenwijs.strategy import Seat, compile_decision, seats_for
+from simkit.strategies import registry
 
 BUILTIN = [i.name for i in registry.available(GAME)]  # before any test registers its own
 SLIPPY = {"slip": 0.2, "false_slap": 0.05, "call_sigma": 0.8}  # every way of taking the cards, often

@@ -1,5 +1,5 @@
 """Eigenwijs rules E1–E14 and the model H2–H8 (docs/rules/eigenwijs.md) in the reference engine
-(simkit.eigenwijs.reference): the table's right response on hand-made tables, hand-made games
+(simkit.games.eigenwijs.reference): the table's right response on hand-made tables, hand-made games
 played with plain-Python deciders, and the engine's own seeded games (docs/traces.md)."""
 
 import json
@@ -9,9 +9,11 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from simkit.eigenwijs import reference as R
-from simkit.eigenwijs import view as V
-from simkit.eigenwijs.rules import (
+from simkit.core.errors import IllegalMove, SimkitError
+from simkit.core.rng import PyRng, py_hand_state, py_seat_state
+from simkit.games.eigenwijs import reference as R
+from simkit.games.eigenwijs import view as V
+from simkit.games.eigenwijs.rules import (
     COUNT,
     EMPTY,
     IK,
@@ -29,9 +31,7 @@ from simkit.eigenwijs.rules import (
     deck,
     illegal_text,
 )
-from simkit.eigenwijs.strategy import Seat, seats_for
-from simkit.errors import IllegalMove, SimkitError
-from simkit.rng import PyRng, py_hand_state, py_seat_state
+from simkit.games.eigenwijs.strategy import Seat, seats_for
 
 # no slips, no false slaps, no randomness in the times: a scripted game follows its script
 CALM = {"slip": 0.0, "false_slap": 0.0, "call_sigma": 0.0, "slap_sigma": 0.0}

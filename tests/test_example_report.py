@@ -51,12 +51,12 @@ def test_the_example_tuning_is_reproduced_by_the_code(tmp_path):
 
     import pandas as pd
 
-    from simkit.reports.tuning import make_tuning_report
-    from simkit.tune.play import Table, deal_values
-    from simkit.tune.race import Sums, estimate
-    from simkit.tune.run import candidates_of
-    from simkit.tune.spec import load_tuning
-    from simkit.tune.summary import read
+    from simkit.analyses.tune.play import Table, deal_values
+    from simkit.analyses.tune.race import Sums, estimate
+    from simkit.analyses.tune.report import make_tuning_report
+    from simkit.analyses.tune.run import candidates_of
+    from simkit.analyses.tune.spec import load_tuning
+    from simkit.analyses.tune.summary import read
 
     example = Path("reports/examples/tune-jokers-ass")
     assert (example / "spec.toml").read_text() == Path("experiments/tune-jokers-ass.toml").read_text()
@@ -104,10 +104,10 @@ def test_the_example_field_is_reproduced_by_the_code(tmp_path):
     import numpy as np
     import pandas as pd
 
-    from simkit.field.analysis import analyse
-    from simkit.field.play import play_task, tasks
-    from simkit.field.spec import load_field
-    from simkit.reports.field import make_field_report
+    from simkit.analyses.field.analysis import analyse
+    from simkit.analyses.field.play import play_task, tasks
+    from simkit.analyses.field.report import make_field_report
+    from simkit.analyses.field.spec import load_field
 
     example = Path("reports/examples/field-4p")
     assert (example / "spec.toml").read_text() == Path("experiments/field-4p.toml").read_text()

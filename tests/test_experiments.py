@@ -7,10 +7,11 @@ import pytest
 from conftest import built_in_experiments, chunks_of
 
 from simkit import experiments
+from simkit.analyses.reports import make_report
 from simkit.experiments import runner
+from simkit.experiments.report import figures_for, summary
+from simkit.experiments.report.tables import rows_played
 from simkit.experiments.spec import load_spec, parse_spec_dict, spec_toml
-from simkit.reports import figures_for, make_report, summary
-from simkit.reports.tables import rows_played
 
 BUILT_IN = built_in_experiments()
 

@@ -7,11 +7,11 @@ from itertools import islice
 import numpy as np
 import pytest
 
-from simkit import registry
-from simkit.errors import SimkitError
-from simkit.ezelen import batch
-from simkit.ezelen.strategy import seats_for
-from simkit.traces import to_line, write_traces
+from simkit.core.errors import SimkitError
+from simkit.games.ezelen import batch
+from simkit.games.ezelen.strategy import seats_for
+from simkit.games.traces import to_line, write_traces
+from simkit.strategies import registry
 
 BUILTINS = [i.name for i in registry.available("ezelen")]
 
@@ -145,7 +145,7 @@ def test_the_trace_file_appears_whole_or_not_at_all(tmp_path):
 
 def test_an_illegal_pass_is_one_line_and_no_file(run, tmp_path):
     plugin = tmp_path / "cheats.py"
-    plugin.write_text("from simkit.ezelen.strategy import strategy\n\n\n"
+    plugin.write_text("from simkit.games.ezelen.strategy import strategy\n\n\n"
                       "@strategy('cheat_ez', 'Passes a value nobody holds.')\n"
                       "def cheat_ez(hand, view, params, memory, rng):\n    return 12\n")
     target = tmp_path / "t.jsonl"

@@ -7,12 +7,12 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from simkit import registry
-from simkit.ezelen import batch, reference
-from simkit.ezelen import view as V
-from simkit.ezelen.rules import GAME, REASONS, check_rules
-from simkit.ezelen.strategy import Seat, compile_decision, seats_for
-from simkit.rng import below
+from simkit.core.rng import below
+from simkit.games.ezelen import batch, reference
+from simkit.games.ezelen import view as V
+from simkit.games.ezelen.rules import GAME, REASONS, check_rules
+from simkit.games.ezelen.strategy import Seat, compile_decision, seats_for
+from simkit.strategies import registry
 
 PLAYERS = range(2, 14)
 ROUNDS_PER_CELL = 30  # x 12 player counts x 5 variants = 1,800 rounds per lineup

@@ -14,8 +14,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from simkit.ezelen import batch
-from simkit.ezelen.strategy import seats_for
+from simkit.games.ezelen import batch
+from simkit.games.ezelen.strategy import seats_for
 
 Z999 = 3.2905  # two-sided 99.9% normal quantile
 ROUNDS = 200_000

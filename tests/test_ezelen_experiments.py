@@ -6,11 +6,12 @@ import pandas as pd
 import pytest
 from conftest import results
 
+from simkit.analyses.reports import make_report
 from simkit.experiments import runner
+from simkit.experiments.report import summary
 from simkit.experiments.spec import parse_spec_dict
-from simkit.ezelen import batch
-from simkit.ezelen.strategy import seats_for
-from simkit.reports import make_report, summary
+from simkit.games.ezelen import batch
+from simkit.games.ezelen.strategy import seats_for
 
 SPEC = {"name": "ez", "game": "ezelen", "players": 4, "hands": 600, "seed": 8,
         "lineups": [["greedy", "random", "sticky", "memory"], ["greedy"]], "match": {"mode": "ezel"},

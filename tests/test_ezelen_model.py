@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from test_ezelen_scripts import LOWEST, play_both, script
 
-from simkit.errors import SimkitError
-from simkit.ezelen import batch
-from simkit.ezelen.model import DEFAULT_MODEL
-from simkit.ezelen.strategy import seats_for
+from simkit.core.errors import SimkitError
+from simkit.games.ezelen import batch
+from simkit.games.ezelen.model import DEFAULT_MODEL
+from simkit.games.ezelen.strategy import seats_for
 
 CALM = {"tempo_fault": 0.0}
 SHARP = {"tempo_fault": 0.0, "attention": 100.0, "reaction_sigma": 0.0}

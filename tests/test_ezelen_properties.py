@@ -7,10 +7,10 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simkit import registry
-from simkit.ezelen import batch
-from simkit.ezelen.rules import GAME
-from simkit.ezelen.strategy import seats_for
+from simkit.games.ezelen import batch
+from simkit.games.ezelen.rules import GAME
+from simkit.games.ezelen.strategy import seats_for
+from simkit.strategies import registry
 
 NAMES = [i.name for i in registry.available(GAME)]
 

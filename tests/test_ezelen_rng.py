@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simkit.rng import MASK64, PyRng, normal, uniform
+from simkit.core.rng import MASK64, PyRng, normal, uniform
 
 U64 = st.integers(0, 2**64 - 1)
 

@@ -7,12 +7,12 @@ import numpy as np
 import pytest
 from test_ezelen_scripts import LOWEST, illegal_both, play_both, script
 
-from simkit.errors import SimkitError
-from simkit.ezelen import batch, reference
-from simkit.ezelen import view as V
-from simkit.ezelen.rules import check_rules
-from simkit.ezelen.strategy import seats_for
-from simkit.rng import PyRng, py_hand_state, py_match_seed
+from simkit.core.errors import SimkitError
+from simkit.core.rng import PyRng, py_hand_state, py_match_seed
+from simkit.games.ezelen import batch, reference
+from simkit.games.ezelen import view as V
+from simkit.games.ezelen.rules import check_rules
+from simkit.games.ezelen.strategy import seats_for
 
 CALM = {"tempo_fault": 0.0}  # no tempo faults, so a scripted round follows its script
 SHARP = {"tempo_fault": 0.0, "attention": 100.0, "reaction_sigma": 0.0}  # everybody notices at once

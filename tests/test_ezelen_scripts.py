@@ -4,12 +4,12 @@ engines and insists they agree — and the tests of the helpers themselves."""
 import numpy as np
 import pytest
 
-from simkit.errors import IllegalMove
-from simkit.ezelen import batch, reference
-from simkit.ezelen import view as V
-from simkit.ezelen.rules import check_rules
-from simkit.ezelen.strategy import Seat, compile_decision
-from simkit.rng import PyRng
+from simkit.core.errors import IllegalMove
+from simkit.core.rng import PyRng
+from simkit.games.ezelen import batch, reference
+from simkit.games.ezelen import view as V
+from simkit.games.ezelen.rules import check_rules
+from simkit.games.ezelen.strategy import Seat, compile_decision
 
 
 def _scripted(hand, view, params, memory, rng):

@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 from test_ezelen_scripts import play_both
 
-from simkit import registry
-from simkit.errors import SimkitError
-from simkit.ezelen import batch, reference
-from simkit.ezelen import view as V
-from simkit.ezelen.rules import GAME, check_rules
-from simkit.ezelen.strategy import MAX_PARAMS, MEMORY_SIZE, seats_for
-from simkit.plugins import load_strategy_file
+from simkit.core.errors import SimkitError
+from simkit.games.ezelen import batch, reference
+from simkit.games.ezelen import view as V
+from simkit.games.ezelen.rules import GAME, check_rules
+from simkit.games.ezelen.strategy import MAX_PARAMS, MEMORY_SIZE, seats_for
+from simkit.strategies import registry
+from simkit.strategies.plugins import load_strategy_file
 
 
 def decide(name, hand_values, n=4, turn=0, received=(), params=None, memory=None, state=1):
@@ -88,8 +88,8 @@ def test_specs_resolve_with_parameters_and_errors_are_clear():
 
 
 HEADER = """
-from simkit.ezelen import view as V
-from simkit.ezelen.strategy import strategy
+from simkit.games.ezelen import view as V
+from simkit.games.ezelen.strategy import strategy
 """
 
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from test_ezelen_scripts import play_both, script
 
-from simkit.ezelen import batch
-from simkit.ezelen.check import Checker
-from simkit.ezelen.strategy import seats_for
+from simkit.games.ezelen import batch
+from simkit.games.ezelen.check import Checker
+from simkit.games.ezelen.strategy import seats_for
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from independent_ezelen import check_stream  # noqa: E402

@@ -14,17 +14,17 @@ import pytest
 from conftest import built_in_fields, toml_with
 
 from simkit import experiments
-from simkit.errors import SimkitError
+from simkit.analyses.field import profiles
+from simkit.analyses.field import run as field_run
+from simkit.analyses.field.analysis import analyse
+from simkit.analyses.field.equilibria import Payoffs, same_play, solve, starts
+from simkit.analyses.field.play import Rows, play_task, tasks, weights
+from simkit.analyses.field.run import run_field
+from simkit.analyses.field.spec import load_field, parse_field
+from simkit.core.errors import SimkitError
+from simkit.experiments.report import tables
 from simkit.experiments.spec import parse_spec_dict
-from simkit.field import profiles
-from simkit.field import run as field_run
-from simkit.field.analysis import analyse
-from simkit.field.equilibria import Payoffs, same_play, solve, starts
-from simkit.field.play import Rows, play_task, tasks, weights
-from simkit.field.run import run_field
-from simkit.field.spec import load_field, parse_field
-from simkit.plugins import load_strategy_file
-from simkit.reports import tables
+from simkit.strategies.plugins import load_strategy_file
 
 TINY = """
 name = "tiny"
@@ -242,7 +242,7 @@ def test_the_table_is_the_same_for_any_threads_workers_and_resume(tmp_path, monk
     finally:
         nb.set_num_threads(threads)
     monkeypatch.setattr(field_run, "SAVE_EVERY", 0.0)
-    monkeypatch.setattr("simkit.field.play.SPAN", 32)  # three spans a run of profiles: tasks to stop between
+    monkeypatch.setattr("simkit.analyses.field.play.SPAN", 32)  # three spans a run of profiles: tasks to stop between
     calls = []
 
     def ctrl_c(hands: int) -> None:
@@ -258,10 +258,10 @@ def test_the_table_is_the_same_for_any_threads_workers_and_resume(tmp_path, monk
         run_field(f, str(tmp_path / "b"))
     with pytest.raises(SimkitError, match=r"holds another field \(hands: 96 there, 97 here\)"):
         run_field(f, str(tmp_path / "b"), hands=97, resume=True)
-    monkeypatch.setattr("simkit.field.play.SPAN", 48)  # another split: the done flags would not fit
+    monkeypatch.setattr("simkit.analyses.field.play.SPAN", 48)  # another split: the done flags would not fit
     with pytest.raises(SimkitError, match="its tasks are not this version's"):
         run_field(f, str(tmp_path / "b"), resume=True)
-    monkeypatch.setattr("simkit.field.play.SPAN", 32)
+    monkeypatch.setattr("simkit.analyses.field.play.SPAN", 32)
     _same(_played(run_field(f, str(tmp_path / "b"), resume=True)), whole)
 
 

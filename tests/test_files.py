@@ -2,7 +2,7 @@
 
 import pytest
 
-from simkit.files import atomic_path
+from simkit.core.files import atomic_path
 
 
 def test_a_failed_write_keeps_the_earlier_file(tmp_path):

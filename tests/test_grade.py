@@ -1,16 +1,16 @@
-"""Grading recorded moves with the search (simkit.whos_the_ass.grade): the positions are the
+"""Grading recorded moves with the search (simkit.analyses.grading.grade): the positions are the
 record's, replayed by the engine's own rules; a move's cost is paired on samples against the best
 action, and the bad moves of `random` show."""
 
 import numpy as np
 import pytest
 
-from simkit.errors import SimkitError
-from simkit.whos_the_ass import batch
-from simkit.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, step
-from simkit.whos_the_ass.grade import POINTS, grade, positions
-from simkit.whos_the_ass.legal import nth_legal
-from simkit.whos_the_ass.strategy import seats_for
+from simkit.analyses.grading.grade import POINTS, grade, positions
+from simkit.core.errors import SimkitError
+from simkit.games.whos_the_ass import batch
+from simkit.games.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, step
+from simkit.games.whos_the_ass.legal import nth_legal
+from simkit.games.whos_the_ass.strategy import seats_for
 
 
 def _records(lineup, hands, seed=3):
@@ -50,7 +50,7 @@ def test_simkit_grade_prints_the_points_lost_per_decision_point(tmp_path):
     from click.testing import CliRunner
 
     from simkit.cli import cli
-    from simkit.traces import write_traces
+    from simkit.games.traces import write_traces
 
     path = tmp_path / "t.jsonl"
     write_traces(str(path), _records(["random", "lowest", "lowest", "lowest"], 4))
@@ -86,9 +86,9 @@ def test_a_bad_trace_file_is_one_error_naming_the_record(tmp_path, text, why):
 def test_show_grade_prints_each_graded_move_beside_its_play(tmp_path):
     from click.testing import CliRunner
 
+    from simkit.analyses.grading.grade import note
     from simkit.cli import cli
-    from simkit.traces import write_traces
-    from simkit.whos_the_ass.grade import note
+    from simkit.games.traces import write_traces
 
     path = tmp_path / "t.jsonl"
     record = _records(["random", "lowest", "lowest", "lowest"], 1)[0]
@@ -118,10 +118,11 @@ def _spec(tmp_path, text: str):
 def test_a_grading_run_writes_traces_moves_and_a_report_and_is_reproducible(tmp_path):
     from click.testing import CliRunner
 
+    from simkit.analyses.grading.record import read_grading
+    from simkit.analyses.grading.report import by_point
+    from simkit.analyses.grading.spec import load_grading
     from simkit.cli import cli
-    from simkit.reports.grading import by_point
-    from simkit.traces import read_traces
-    from simkit.whos_the_ass.grading import load_grading, read_grading
+    from simkit.games.traces import read_traces
 
     spec = _spec(tmp_path, "")
     result = CliRunner().invoke(cli, ["grade", str(spec), "--out", str(tmp_path / "a")])
@@ -174,7 +175,7 @@ def test_a_bad_grading_spec_is_one_error_naming_the_key(tmp_path, extra, why):
     ('graded = ["nosuch"]\n', "nosuch"),
 ])
 def test_a_grading_spec_names_a_search_and_known_strategies(tmp_path, text, why):
-    from simkit.whos_the_ass.grading import load_grading
+    from simkit.analyses.grading.spec import load_grading
 
     path = tmp_path / "g.toml"
     base = 'name = "g"\nplayers = 4\nhands = 3\nfield = "lowest"\n'
@@ -201,8 +202,9 @@ def test_options_that_belong_to_the_other_source_are_refused(tmp_path):
 
 
 def test_an_interrupted_grading_leaves_the_earlier_one_whole(tmp_path, monkeypatch):
-    from simkit.whos_the_ass import grading
-    from simkit.whos_the_ass.grading import load_grading, run_grading
+    from simkit.analyses.grading import run as grading
+    from simkit.analyses.grading.run import run_grading
+    from simkit.analyses.grading.spec import load_grading
 
     spec = load_grading(str(_spec(tmp_path, "")))
     run_grading(spec, str(tmp_path / "a"))
@@ -225,7 +227,7 @@ def test_an_interrupted_grading_leaves_the_earlier_one_whole(tmp_path, monkeypat
     def broken(*args, **kwargs):
         raise KeyboardInterrupt  # while the new folder is being written, beside the old one
 
-    import simkit.reports.grading as report
+    import simkit.analyses.grading.report as report
 
     monkeypatch.setattr(report, "make_grading_report", broken)
     with pytest.raises(KeyboardInterrupt):
@@ -235,7 +237,8 @@ def test_an_interrupted_grading_leaves_the_earlier_one_whole(tmp_path, monkeypat
 
 
 def test_a_grading_is_written_only_into_a_new_folder_or_an_earlier_grading(tmp_path):
-    from simkit.whos_the_ass.grading import load_grading, run_grading
+    from simkit.analyses.grading.run import run_grading
+    from simkit.analyses.grading.spec import load_grading
 
     spec = load_grading(str(_spec(tmp_path, "")))
     mine = tmp_path / "mine"
@@ -253,7 +256,9 @@ def test_a_grading_is_written_only_into_a_new_folder_or_an_earlier_grading(tmp_p
 
 @pytest.mark.parametrize("lineup", [("highest", "1"), ("greedy", "1")])
 def test_one_hand_or_moves_without_a_choice_still_make_a_report(tmp_path, lineup):
-    from simkit.whos_the_ass.grading import parse_grading, read_grading, run_grading
+    from simkit.analyses.grading.record import read_grading
+    from simkit.analyses.grading.run import run_grading
+    from simkit.analyses.grading.spec import parse_grading
 
     name, hands = lineup
     spec = parse_grading({"name": "x", "players": 3, "hands": int(hands), "graded": [name], "field": "lowest",
@@ -265,8 +270,9 @@ def test_one_hand_or_moves_without_a_choice_still_make_a_report(tmp_path, lineup
 
 
 def test_a_grading_with_no_moves_to_grade_still_makes_a_report(tmp_path, monkeypatch):
-    from simkit.whos_the_ass import grading
-    from simkit.whos_the_ass.grading import load_grading, run_grading
+    from simkit.analyses.grading import run as grading
+    from simkit.analyses.grading.run import run_grading
+    from simkit.analyses.grading.spec import load_grading
 
     monkeypatch.setattr(grading, "grade", lambda *args, **kwargs: [])
     run_grading(load_grading(str(_spec(tmp_path, ""))), str(tmp_path / "a"))

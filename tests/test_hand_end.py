@@ -4,13 +4,13 @@ import numpy as np
 import pytest
 from conftest import ASS, P, S, play_both, script
 
-from simkit.errors import SimkitError
-from simkit.rng import match_seed
-from simkit.whos_the_ass import batch, reference
-from simkit.whos_the_ass import view as V
-from simkit.whos_the_ass.legal import nth_legal
-from simkit.whos_the_ass.rules import PENALTY, check_rules
-from simkit.whos_the_ass.strategy import Seat, compile_decision, seats_for
+from simkit.core.errors import SimkitError
+from simkit.core.rng import match_seed
+from simkit.games.whos_the_ass import batch, reference
+from simkit.games.whos_the_ass import view as V
+from simkit.games.whos_the_ass.legal import nth_legal
+from simkit.games.whos_the_ass.rules import PENALTY, check_rules
+from simkit.games.whos_the_ass.strategy import Seat, compile_decision, seats_for
 
 
 def test_w16_playing_the_last_card_in_an_ass_trick_and_taking_it_is_not_out():

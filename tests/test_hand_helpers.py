@@ -5,7 +5,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simkit.whos_the_ass.hand import (
+from simkit.games.whos_the_ass.hand import (
     HAND_WIDTH,
     HELD,
     highest_value,

@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 from conftest import chunks_of
 
-from simkit import traces
-from simkit.errors import SimkitError
+from simkit.core.errors import SimkitError
+from simkit.core.files import atomic_path
 from simkit.experiments import runner
 from simkit.experiments.spec import load_spec
-from simkit.files import atomic_path
+from simkit.games import traces
 
 SPEC = 'name = "s"\nplayers = 3\nhands = 300\nlineup = ["spend", "lowest", "lowest"]\n'
 
@@ -198,7 +198,8 @@ def test_report_with_an_unknown_baseline_is_refused_and_keeps_the_report(run, fi
 
 
 def test_a_report_that_fails_part_way_keeps_the_earlier_one(run, finished, monkeypatch):
-    from simkit.reports import report
+    from simkit.experiments.report import write as report
+    from simkit.reports import page
 
     before = snapshot(finished)
     drawn, header = report.figures_for, report._header
@@ -214,7 +215,7 @@ def test_a_report_that_fails_part_way_keeps_the_earlier_one(run, finished, monke
 
     monkeypatch.setattr(report, "figures_for", other_figures)
     monkeypatch.setattr(report, "_header", lambda *args: "another report: " + header(*args))
-    monkeypatch.setattr(report, "html_table", broken)  # after report.md is made, before report.html
+    monkeypatch.setattr(page, "html_table", broken)  # after report.md is made, before report.html
     with pytest.raises(RuntimeError, match="cut short"):
         report.make_report(str(finished), "lowest")
     assert snapshot(finished) == before

@@ -16,9 +16,12 @@ import pyarrow.parquet as pq
 import pytest
 from conftest import built_in_experiments, built_in_tunings
 
-from simkit import cli, options
-from simkit.errors import SimkitError
+from simkit import cli
+from simkit.core import sizes
+from simkit.core.errors import SimkitError
 from simkit.experiments import statistics as st
+from simkit.experiments import stats_file
+from simkit.experiments.executors import check_scheduler
 from simkit.experiments.spec import load_spec, parse_spec_dict
 
 HUGE = str(10**20)
@@ -52,7 +55,7 @@ def one_error(result, *words: str) -> None:
 @pytest.fixture
 def small_machine(monkeypatch):
     """A machine with 1 GB of memory available (of 2 GB)."""
-    monkeypatch.setattr(options, "memory", lambda: (10**9, 2 * 10**9))
+    monkeypatch.setattr(sizes, "memory", lambda: (10**9, 2 * 10**9))
 
 
 # --- sizes: memory, disk, a run's chunks ----------------------------------------------------------------------------
@@ -76,9 +79,9 @@ def test_the_memory_check_compares_with_the_memory_available(run, small_machine,
 
 
 def test_the_memory_estimate_is_the_bytes_per_deal_and_seat():
-    assert options.BYTES_PER_DEAL + 4 * options.BYTES_PER_SEAT == 96
+    assert sizes.BYTES_PER_DEAL + 4 * sizes.BYTES_PER_SEAT == 96
     with pytest.raises(SimkitError, match=r"--hands 1e\+20 hands would need 9.6e\+21 bytes of memory"):
-        options.check_deals_in_memory(10**20, 4, "--hands", "hands")
+        sizes.check_deals_in_memory(10**20, 4, "--hands", "hands")
 
 
 def test_a_huge_trace_is_refused_with_the_disk_it_would_need(run, tmp_path, monkeypatch):
@@ -207,7 +210,7 @@ def test_a_scheduler_address_is_checked_before_anything_runs(run, spec_file, tmp
 
 def test_a_well_formed_scheduler_address_passes():
     for address in ("tcp://127.0.0.1:8786", "host:8786", "tls://h:1"):
-        assert options.check_scheduler(address) == address
+        assert check_scheduler(address) == address
 
 
 # --- spec files: the baseline must play -----------------------------------------------------------------------------
@@ -250,7 +253,7 @@ def test_the_spec_file_names_itself_in_the_baseline_error(run, tmp_path):
 
 
 def test_every_built_in_experiment_and_tuning_still_loads():
-    from simkit.tune.spec import load_tuning
+    from simkit.analyses.tune.spec import load_tuning
 
     for path in built_in_experiments():
         load_spec(str(path))
@@ -298,37 +301,37 @@ def test_a_statistics_file_missing_its_columns_or_keys_is_damaged(finished, tmp_
     table = pq.read_table(finished / "stats.parquet")
     pq.write_table(table.drop_columns(["value"]), tmp_path / "a.parquet")
     with pytest.raises(SimkitError, match="is a damaged simkit statistics file"):
-        st.read(tmp_path / "a.parquet")
+        stats_file.read(tmp_path / "a.parquet")
     meta = json.loads(table.schema.metadata[b"simkit"])
     del meta["measures"]
     pq.write_table(table.replace_schema_metadata({"simkit": json.dumps(meta)}), tmp_path / "b.parquet")
     with pytest.raises(SimkitError, match=r"is a damaged simkit statistics file \(KeyError: 'measures'\)"):
-        st.read(tmp_path / "b.parquet")
+        stats_file.read(tmp_path / "b.parquet")
 
 
 def test_a_damaged_chunk_file_is_one_error(finished, tmp_path):
-    lay = st.read(finished / "stats.parquet").layout
+    lay = stats_file.read(finished / "stats.parquet").layout
     spec = parse_spec_dict({"name": "s", "players": 3, "hands": 60, "lineup": ["spend", "lowest", "lowest"]})
     part = st.reduce_chunk(spec, 0, 5, lay=lay)
     path = tmp_path / "c.npy"
-    st.write_chunk(part, path)
-    assert st.read_chunk(path, lay) == part
+    stats_file.write_chunk(part, path)
+    assert stats_file.read_chunk(path, lay) == part
     whole = path.read_bytes()
     for damaged in (whole[: len(whole) // 2], b"", whole[:128]):
         path.write_bytes(damaged)
         with pytest.raises(SimkitError, match="c.npy: not a whole chunk statistics file"):
-            st.read_chunk(path, lay)
+            stats_file.read_chunk(path, lay)
     path.write_bytes(whole)
     flat = np.load(path)
     np.save(path, flat[:-1])  # a whole .npy file, one number short
     with pytest.raises(SimkitError, match="short of its layout's"):
-        st.read_chunk(path, lay)
+        stats_file.read_chunk(path, lay)
     np.save(path, np.append(flat, [0, 0]))
     with pytest.raises(SimkitError, match="2 numbers more than its layout's"):
-        st.read_chunk(path, lay)
+        stats_file.read_chunk(path, lay)
     np.save(path, np.zeros(3, np.float64))
     with pytest.raises(SimkitError, match="not a flat int64 one"):
-        st.read_chunk(path, lay)
+        stats_file.read_chunk(path, lay)
 
 
 # --- errors while a command runs -------------------------------------------------------------------------------------
@@ -340,47 +343,47 @@ def raising(error: BaseException):
 
 
 def test_an_os_error_while_running_is_one_line(run, trace_path, monkeypatch):
-    import simkit.traces
+    import simkit.games.traces
 
     trace_path.write_text('{"game": "whos-the-ass"}\n')
 
     def full(path):
         raise OSError(errno.ENOSPC, "No space left on device", str(path))
 
-    monkeypatch.setattr(simkit.traces, "check_file", full)
+    monkeypatch.setattr(simkit.games.traces, "check_file", full)
     one_error(run("check", trace_path), f"simkit: error: No space left on device: {trace_path}")
 
 
 def test_an_os_error_without_a_file_names_its_reason(run, trace_path, monkeypatch):
-    import simkit.traces
+    import simkit.games.traces
 
     trace_path.write_text('{"game": "whos-the-ass"}\n')
-    monkeypatch.setattr(simkit.traces, "check_file", raising(OSError(errno.EIO, "Input/output error")))
+    monkeypatch.setattr(simkit.games.traces, "check_file", raising(OSError(errno.EIO, "Input/output error")))
     one_error(run("check", trace_path), "simkit: error: Input/output error")
 
 
 def test_running_out_of_memory_is_one_line(run, trace_path, monkeypatch):
-    import simkit.traces
+    import simkit.games.traces
 
     trace_path.write_text('{"game": "whos-the-ass"}\n')
-    monkeypatch.setattr(simkit.traces, "check_file",
+    monkeypatch.setattr(simkit.games.traces, "check_file",
                         raising(MemoryError("Unable to allocate 7.28 TiB")))
     one_error(run("check", trace_path), "out of memory (Unable to allocate 7.28 TiB)")
 
 
 def test_a_bug_still_shows_its_traceback(run, trace_path, monkeypatch):
-    import simkit.traces
+    import simkit.games.traces
 
     trace_path.write_text('{"game": "whos-the-ass"}\n')
-    monkeypatch.setattr(simkit.traces, "check_file", raising(RuntimeError("a bug")))
+    monkeypatch.setattr(simkit.games.traces, "check_file", raising(RuntimeError("a bug")))
     with pytest.raises(RuntimeError, match="a bug"):
         run("check", trace_path)
 
 
 def test_ctrl_c_is_not_an_os_error(run, trace_path, monkeypatch):
-    import simkit.traces
+    import simkit.games.traces
 
     trace_path.write_text('{"game": "whos-the-ass"}\n')
-    monkeypatch.setattr(simkit.traces, "check_file", raising(KeyboardInterrupt()))
+    monkeypatch.setattr(simkit.games.traces, "check_file", raising(KeyboardInterrupt()))
     code, _, err = run("check", trace_path)  # click makes it an Abort: exit 130, not an error line
     assert code == 130 and "simkit: aborted" in err and "error" not in err

@@ -14,23 +14,24 @@ from pathlib import Path
 
 import pytest
 
-from simkit import interrupt, plugins, registry
-from simkit.errors import SimkitError
-from simkit.registry import Param
+from simkit.core import interrupt
+from simkit.core.errors import SimkitError
+from simkit.strategies import plugins, registry
+from simkit.strategies.registry import Param
 
 ROOT = Path(__file__).resolve().parent.parent
 SIMKIT = [sys.executable, "-c", "from simkit.cli import main; main()"]
 
 HEADER = """
-from simkit.registry import Param
-from simkit.whos_the_ass import view as V
-from simkit.whos_the_ass.action import PASS, LEAD_ASS, make_set
-from simkit.whos_the_ass.strategy import strategy
+from simkit.strategies.registry import Param
+from simkit.games.whos_the_ass import view as V
+from simkit.games.whos_the_ass.action import PASS, LEAD_ASS, make_set
+from simkit.games.whos_the_ass.strategy import strategy
 """
 
 EZELEN_HEADER = """
-from simkit.ezelen import view as V
-from simkit.ezelen.strategy import strategy
+from simkit.games.ezelen import view as V
+from simkit.games.ezelen.strategy import strategy
 """
 
 # loops for ever on a value of the view that never changes; the counter keeps numba from proving it
@@ -224,8 +225,8 @@ def divider(hand, view, params, memory, rng):
 
 
 def test_with_built_in_strategies_only_an_exception_is_raised_as_it_is(monkeypatch):
-    from simkit import decisions
-    from simkit.whos_the_ass.strategy import seats_for
+    from simkit.games.whos_the_ass.strategy import seats_for
+    from simkit.strategies import decisions
 
     def fails(*args):
         raise ZeroDivisionError("integer division by zero")
@@ -286,7 +287,7 @@ def test_ctrl_c_reaches_the_main_thread_while_the_worker_is_busy():
 def test_the_worker_returns_what_the_engine_returns_directly(lowest4, monkeypatch):
     """The interruptible worker only moves the call to another thread (its cost is part of the
     runner's overhead that `simkit bench --runner-only` measures, not a unit test's business)."""
-    from simkit.whos_the_ass import batch
+    from simkit.games.whos_the_ass import batch
 
     through_worker = batch.play(lowest4, 200, 5)
     monkeypatch.setattr(interrupt, "_interruptible", lambda: False)  # called directly
@@ -341,8 +342,8 @@ def _holds_the_gil(driver) -> bool:
 
 
 def _trace_drivers():
-    from simkit.ezelen.driver import play_logged
-    from simkit.whos_the_ass.driver import trace_hands
+    from simkit.games.ezelen.driver import play_logged
+    from simkit.games.whos_the_ass.driver import trace_hands
 
     return trace_hands, play_logged
 
@@ -411,7 +412,7 @@ while not pathlib.Path({str(done)!r}).exists() and time.monotonic() < start + 10
 
 
 def test_compiling_does_not_count_against_the_time_limit(tmp_path, monkeypatch):
-    from simkit import decisions
+    from simkit.strategies import decisions
 
     path = write(tmp_path, "compiled.py", HEADER + """
 @strategy("compiled_slowly", "x")

@@ -5,13 +5,13 @@ import pytest
 from conftest import positions
 from hypothesis import given, settings
 
-from simkit import registry
-from simkit.errors import SimkitError
+from simkit.core.errors import SimkitError
+from simkit.games.whos_the_ass import reference
+from simkit.games.whos_the_ass import view as V
+from simkit.games.whos_the_ass.action import LEAD_ASS, PASS, make_set
+from simkit.games.whos_the_ass.rules import GAME
+from simkit.strategies import registry
 from simkit.strategies.whos_the_ass.baseline import lowest
-from simkit.whos_the_ass import reference
-from simkit.whos_the_ass import view as V
-from simkit.whos_the_ass.action import LEAD_ASS, PASS, make_set
-from simkit.whos_the_ass.rules import GAME
 
 
 def decide(spec, hand, view):
@@ -45,8 +45,8 @@ def test_compose_with_nothing_set_is_the_baseline(position):
 
 
 def test_compose_equals_lowest_through_whole_hands():
-    from simkit.whos_the_ass import batch
-    from simkit.whos_the_ass.strategy import seats_for
+    from simkit.games.whos_the_ass import batch
+    from simkit.games.whos_the_ass.strategy import seats_for
 
     a = batch.play(seats_for(["compose()"], 5), 3000, 4)
     b = batch.play(seats_for(["lowest"], 5), 3000, 4)
@@ -162,7 +162,7 @@ def test_bad_specs_are_clear_errors(spec, message):
 
 
 def test_families_play_legally_in_the_reference_engine_too():
-    from simkit.whos_the_ass.strategy import seats_for
+    from simkit.games.whos_the_ass.strategy import seats_for
 
     seats = seats_for(["greedy", "highest", "keep_low(k=3)", "grab(max_cost=60)", "hoard", "delay"], 6)
     for i in range(30):

@@ -28,8 +28,8 @@ def lineup(n: int, shift: int = 0) -> list[str]:
 
 
 def generate(specs: list[str], n: int, matches: int, seed: int, rules=None, model=None) -> list[dict]:
-    from simkit.ezelen import batch
-    from simkit.ezelen.strategy import seats_for
+    from simkit.games.ezelen import batch
+    from simkit.games.ezelen.strategy import seats_for
 
     # a JSON round trip, so that the checker sees what a trace file holds
     return [json.loads(json.dumps(r)) for r in

@@ -6,13 +6,13 @@ engine's; tests/test_view.py shows the compiled engine's views equal them slot f
 import numpy as np
 import pytest
 
-from simkit.rng import GOLDEN, py_seat_state, seat_state
-from simkit.whos_the_ass import batch, reference
-from simkit.whos_the_ass import view as V
-from simkit.whos_the_ass.deal import CARDS_BY_PLAYERS, STACK_DTYPE, STACK_SIZE, deal
-from simkit.whos_the_ass.legal import nth_legal
-from simkit.whos_the_ass.rules import ass_joker_code
-from simkit.whos_the_ass.strategy import Seat, compile_decision, seats_for
+from simkit.core.rng import GOLDEN, py_seat_state, seat_state
+from simkit.games.whos_the_ass import batch, reference
+from simkit.games.whos_the_ass import view as V
+from simkit.games.whos_the_ass.deal import CARDS_BY_PLAYERS, STACK_DTYPE, STACK_SIZE, deal
+from simkit.games.whos_the_ass.legal import nth_legal
+from simkit.games.whos_the_ass.rules import ass_joker_code
+from simkit.games.whos_the_ass.strategy import Seat, compile_decision, seats_for
 
 
 def public_view(sizes, holder, tricks, t, j, n, option):

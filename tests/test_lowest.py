@@ -6,12 +6,12 @@ import pytest
 from conftest import positions
 from hypothesis import given, settings
 
+from simkit.games.whos_the_ass import reference
+from simkit.games.whos_the_ass import view as V
+from simkit.games.whos_the_ass.action import LEAD_ASS, PASS, make_set
+from simkit.games.whos_the_ass.rules import check_rules
+from simkit.games.whos_the_ass.strategy import seats_for
 from simkit.strategies.whos_the_ass.baseline import lowest
-from simkit.whos_the_ass import reference
-from simkit.whos_the_ass import view as V
-from simkit.whos_the_ass.action import LEAD_ASS, PASS, make_set
-from simkit.whos_the_ass.rules import check_rules
-from simkit.whos_the_ass.strategy import seats_for
 
 J = 14
 

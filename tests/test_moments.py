@@ -1,4 +1,4 @@
-"""Exact statistics (simkit.moments, reports.stats): the moments of per-deal sums, reduced in
+"""Exact statistics (simkit.stats.moments, stats.intervals): the moments of per-deal sums, reduced in
 compiled code from the engine's arrays, give the report's numbers — means, paired differences,
 shares and their intervals over deals — equal to those computed from the rows (to 1e-9), and
 merging chunks is exact integer addition, whatever the split."""
@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from simkit import experiments, games
-from simkit import moments as M
 from simkit.experiments.chunks import rotated, seat_labels
+from simkit.experiments.report import rows as tables
 from simkit.experiments.spec import parse_spec_dict
-from simkit.reports import rows as tables
-from simkit.reports.stats import half_width, paired_ratio_ci, ratio_ci, share_ci
+from simkit.stats import moments as M
+from simkit.stats.intervals import half_width, paired_ratio_ci, ratio_ci, share_ci
 
 SPECS = {
     "rotate-4": {"name": "m4", "players": 4, "hands": 300, "seed": 3,
@@ -200,6 +200,7 @@ def test_counts_widen_for_values_beyond_their_width():
 # --- a run's statistics (experiments/statistics.py): every cell and rotation of a chunk's deals ---
 
 from simkit.experiments import statistics as st  # noqa: E402
+from simkit.experiments import stats_file  # noqa: E402
 
 RUNS = {**SPECS,
         "sweep": {"name": "sw", "players": 3, "hands": 150, "seed": 6, "lineup": ["hoard", "lowest", "spend"],
@@ -217,8 +218,8 @@ def test_a_runs_statistics_do_not_depend_on_the_chunking_and_survive_their_file(
     parts = st.reduce_chunk(spec, 0, 7) + st.reduce_chunk(spec, 7, spec.hands // 2)
     parts = parts + st.reduce_chunk(spec, spec.hands // 2, spec.hands)
     assert parts == whole
-    st.write(parts, tmp_path / "stats.parquet")
-    again = st.read(tmp_path / "stats.parquet")
+    stats_file.write(parts, tmp_path / "stats.parquet")
+    again = stats_file.read(tmp_path / "stats.parquet")
     assert again == whole and again.layout == whole.layout
     assert (tmp_path / "stats.parquet").stat().st_size < 200_000
 
@@ -239,7 +240,7 @@ def test_values_beyond_the_histograms_widths_are_counted_all_the_same(name, monk
 @pytest.mark.parametrize("name", ["rotate-4", "ezelen"])
 def test_moments_of_a_known_count_filled_in_equal_those_folded(name):
     """Every deal has the same rows per group: the products with the row count need not be folded
-    (simkit.moments.fill_known) and come out exactly as folded."""
+    (simkit.stats.moments.fill_known) and come out exactly as folded."""
     spec = parse_spec_dict({**SPECS[name], "hands": 60})
     whole, names, index = _reduce(spec, 60)
     partial = M.Moments(whole.present.copy(), whole.total.copy(), whole.gram.copy(), whole.cross.copy())

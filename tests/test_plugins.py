@@ -5,10 +5,10 @@ import textwrap
 
 import pytest
 
-from simkit.plugins import load_strategy_file
-from simkit.whos_the_ass import batch, reference
-from simkit.whos_the_ass.rules import check_rules
-from simkit.whos_the_ass.strategy import seats_for
+from simkit.games.whos_the_ass import batch, reference
+from simkit.games.whos_the_ass.rules import check_rules
+from simkit.games.whos_the_ass.strategy import seats_for
+from simkit.strategies.plugins import load_strategy_file
 
 EXAMPLE = "strategies/examples/my_strategies.py"
 
@@ -20,9 +20,9 @@ def write(tmp_path, name, body):
 
 
 HEADER = """
-from simkit.whos_the_ass import view as V
-from simkit.whos_the_ass.action import PASS, LEAD_ASS, make_set
-from simkit.whos_the_ass.strategy import strategy
+from simkit.games.whos_the_ass import view as V
+from simkit.games.whos_the_ass.action import PASS, LEAD_ASS, make_set
+from simkit.games.whos_the_ass.strategy import strategy
 """
 
 
@@ -116,7 +116,7 @@ def test_a_missing_strategy_file(run):
 def test_installed_packages_offer_strategies_through_entry_points(tmp_path, monkeypatch):
     import importlib.metadata
 
-    from simkit import registry
+    from simkit.strategies import registry
 
     (tmp_path / "simkit_extra_strats.py").write_text(textwrap.dedent(HEADER + """
 @strategy("from_a_package", "always leads the lowest card alone")
@@ -139,7 +139,7 @@ def from_a_package(hand, view, params, rng):
 def test_a_broken_installed_package_is_named(monkeypatch):
     import importlib.metadata
 
-    from simkit import registry
+    from simkit.strategies import registry
 
     point = importlib.metadata.EntryPoint("broken", "no_such_module_xyz", registry.ENTRY_POINT_GROUP)
     monkeypatch.setattr(importlib.metadata, "entry_points",

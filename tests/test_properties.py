@@ -6,9 +6,9 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simkit.whos_the_ass import batch
-from simkit.whos_the_ass.rules import ASS_JOKER_OPTIONS, check_rules
-from simkit.whos_the_ass.strategy import seats_for
+from simkit.games.whos_the_ass import batch
+from simkit.games.whos_the_ass.rules import ASS_JOKER_OPTIONS, check_rules
+from simkit.games.whos_the_ass.strategy import seats_for
 
 MAX_TRICKS = 2 * 110 + 2
 

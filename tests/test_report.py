@@ -2,12 +2,12 @@
 
 import pytest
 
-from simkit.errors import SimkitError
+from simkit.analyses.reports import make_report
+from simkit.core.errors import SimkitError
 from simkit.experiments import runner
+from simkit.experiments.report.answer import answer
+from simkit.experiments.report.tables import paired_differences, strategy_means
 from simkit.experiments.spec import parse_spec_dict
-from simkit.reports.answer import answer
-from simkit.reports.report import make_report
-from simkit.reports.tables import paired_differences, strategy_means
 
 
 @pytest.fixture(scope="module")
@@ -73,12 +73,13 @@ def test_the_answer_names_the_best_and_its_margins_from_the_tables(run_folder):
 def test_a_caption_says_when_the_intervals_are_too_narrow_to_see():
     import pandas as pd
 
-    from simkit.reports.captions import captions
+    from simkit.experiments.report.captions import captions
+    from simkit.games.whos_the_ass.game import PENALTY
 
     diffs = pd.DataFrame({"cell": [0, 0], "strategy": ["a", "b"], "difference": [-14.5, 4.9], "ci95": [0.06, 0.07]})
     wide = diffs.assign(ci95=[2.0, 1.5])
-    assert "narrower than the markers" in captions("penalty", 10, diffs, "lowest")["difference.png"]
-    assert "narrower than the markers" not in captions("penalty", 10, wide, "lowest")["difference.png"]
+    assert "narrower than the markers" in captions(PENALTY, 10, diffs, "lowest")["difference.png"]
+    assert "narrower than the markers" not in captions(PENALTY, 10, wide, "lowest")["difference.png"]
 
 
 def test_a_report_says_that_cheat_sees_every_hand(tmp_path):
@@ -92,10 +93,10 @@ def test_a_report_says_that_cheat_sees_every_hand(tmp_path):
     assert "cheat(samples=2) †" in answer  # marked in the answer, in every table and in every figure
     rows = [line for line in md.splitlines() if line.startswith("| ") and "cheat(samples=2)" in line]
     assert rows and all("cheat(samples=2) †" in line for line in rows)
-    from simkit.reports.report import _marked, figures_for, summary
+    from simkit.experiments.report.summary import figures_for, marked, summary
 
     stats = runner.read_stats(str(tmp_path / "c"))
-    shown = {title: _marked("whos-the-ass", frame) for title, frame in summary(stats, "lowest").items()}
+    shown = {title: marked("whos-the-ass", frame) for title, frame in summary(stats, "lowest").items()}
     figs = figures_for(stats, shown, "lowest", "whos-the-ass")
     texts = [t.get_text() for fig in figs.values() for ax in fig.axes
              for t in ax.get_yticklabels() + (ax.get_legend().get_texts() if ax.get_legend() else [])]

@@ -4,7 +4,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simkit.rng import PyRng, below, hand_state, match_seed, next_u64, py_hand_state, py_match_seed
+from simkit.core.rng import PyRng, below, hand_state, match_seed, next_u64, py_hand_state, py_match_seed
 
 U64 = st.integers(0, 2**64 - 1)
 

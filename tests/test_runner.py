@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from conftest import chunks_of
 
-from simkit.errors import SimkitError
+from simkit.core.errors import SimkitError
 from simkit.experiments import runner
 from simkit.experiments.spec import parse_spec_dict
 

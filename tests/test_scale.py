@@ -8,7 +8,7 @@ from conftest import chunks_of, results
 
 from simkit.experiments import runner
 from simkit.experiments.spec import parse_spec_dict
-from simkit.plugins import load_strategy_file
+from simkit.strategies.plugins import load_strategy_file
 
 SPEC = {"name": "scale", "players": 4, "hands": 1800, "seed": 21, "lineup": ["greedy", "random", "lowest", "spend"]}
 EXAMPLE = "strategies/examples/my_strategies.py"

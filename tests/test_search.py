@@ -6,17 +6,17 @@ parameter can give a seat that view."""
 import numpy as np
 import pytest
 
-from simkit import registry
-from simkit.errors import SimkitError
+from simkit.core.errors import SimkitError
+from simkit.games.whos_the_ass import batch
+from simkit.games.whos_the_ass import view as V
+from simkit.games.whos_the_ass.deal import STACK_DTYPE, STACK_SIZE, deal
+from simkit.games.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, start, step
+from simkit.games.whos_the_ass.hand import HAND_WIDTH
+from simkit.games.whos_the_ass.legal import nth_legal
+from simkit.games.whos_the_ass.rules import GAME
+from simkit.games.whos_the_ass.strategy import SEES_ALL, seats_for
+from simkit.strategies import registry
 from simkit.strategies.whos_the_ass.search import OPPONENTS, SAMPLES, opponents, outcomes, pimc
-from simkit.whos_the_ass import batch
-from simkit.whos_the_ass import view as V
-from simkit.whos_the_ass.deal import STACK_DTYPE, STACK_SIZE, deal
-from simkit.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, start, step
-from simkit.whos_the_ass.hand import HAND_WIDTH
-from simkit.whos_the_ass.legal import nth_legal
-from simkit.whos_the_ass.rules import GAME
-from simkit.whos_the_ass.strategy import SEES_ALL, seats_for
 
 
 def test_the_spec_sets_samples_and_the_rollout_heuristic_and_names_them_once():

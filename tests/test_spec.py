@@ -2,7 +2,7 @@
 
 import pytest
 
-from simkit.errors import SimkitError
+from simkit.core.errors import SimkitError
 from simkit.experiments import spec as spec_module
 from simkit.experiments.spec import Cell, load_spec, parse_spec_dict
 

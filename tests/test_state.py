@@ -1,15 +1,15 @@
-"""The steppable state of Who's the Ass? (simkit.whos_the_ass.engine: start, step, play_on): played
+"""The steppable state of Who's the Ass? (simkit.games.whos_the_ass.engine: start, step, play_on): played
 action by action from Python it gives the hands `play` gives and the reference engine's (W6–W17);
 a copy taken mid-hand plays on to the same end; an illegal action leaves the state as it was."""
 
 import numpy as np
 import pytest
 
-from simkit.rng import hand_state
-from simkit.whos_the_ass import reference
-from simkit.whos_the_ass import view as V
-from simkit.whos_the_ass.deal import STACK_DTYPE, STACK_SIZE, deal
-from simkit.whos_the_ass.engine import (
+from simkit.core.rng import hand_state
+from simkit.games.whos_the_ass import reference
+from simkit.games.whos_the_ass import view as V
+from simkit.games.whos_the_ass.deal import STACK_DTYPE, STACK_SIZE, deal
+from simkit.games.whos_the_ass.engine import (
     ERR_WIDTH,
     ILLEGAL,
     LOG_WIDTH,
@@ -21,10 +21,10 @@ from simkit.whos_the_ass.engine import (
     start,
     step,
 )
-from simkit.whos_the_ass.hand import HAND_WIDTH, HELD
-from simkit.whos_the_ass.legal import nth_legal
-from simkit.whos_the_ass.rules import MAX_PLAYERS, N_CODES
-from simkit.whos_the_ass.strategy import lineup_arrays, seats_for
+from simkit.games.whos_the_ass.hand import HAND_WIDTH, HELD
+from simkit.games.whos_the_ass.legal import nth_legal
+from simkit.games.whos_the_ass.rules import MAX_PLAYERS, N_CODES
+from simkit.games.whos_the_ass.strategy import lineup_arrays, seats_for
 
 SEED = 321
 

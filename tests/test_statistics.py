@@ -10,9 +10,9 @@ import pytest
 from conftest import built_in_experiments, chunks_of
 
 from simkit import experiments
+from simkit.experiments.report import rows as from_rows
+from simkit.experiments.report import tables as from_stats
 from simkit.experiments.spec import load_spec
-from simkit.reports import rows as from_rows
-from simkit.reports import tables as from_stats
 
 BUILT_IN = built_in_experiments()
 

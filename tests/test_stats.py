@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from simkit.reports.stats import mean_ci, wilson
+from simkit.stats.intervals import mean_ci, wilson
 
 
 def test_wilson_known_values():
@@ -37,9 +37,9 @@ def test_a_paired_difference_of_strategies_equal_in_law_covers_zero_at_the_state
     Split one run into 400 blocks of disjoint deals; the 95% interval of each block must cover 0
     in about 95% of them (a binomial 99.9% range around 0.95 for 400 blocks: 0.91..0.98)."""
     from simkit.experiments import statistics
+    from simkit.experiments.report.tables import paired_differences
     from simkit.experiments.spec import parse_spec_dict
-    from simkit.plugins import load_strategy_file
-    from simkit.reports.tables import paired_differences
+    from simkit.strategies.plugins import load_strategy_file
 
     load_strategy_file("tests/data/twin_random.py")
     spec = parse_spec_dict({"name": "twins", "players": 4, "hands": 400 * 60, "seed": 77,
@@ -63,7 +63,7 @@ def test_head_to_head_and_win_rates_on_a_known_table():
     it wins deal 0 outright and three quarters of deal 1; the interval is over the 2 deals."""
     import pandas as pd
 
-    from simkit.reports.rows import pairwise, win_rates
+    from simkit.experiments.report.rows import pairwise, win_rates
 
     rows = []
     for hand, rot, pa, pb in [(0, 0, 1, 5), (0, 1, 2, 9), (1, 0, 4, 4), (1, 1, 0, 3)]:
@@ -85,7 +85,7 @@ def test_head_to_head_in_matches_counts_per_seat_not_seats(tmp_path):
     """Two names for one strategy in an odd table: the one with two seats wins about 2/3 of the
     matches' wins, but per seat they are equal, so neither beats the other decisively."""
     from simkit import experiments
-    from simkit.reports.tables import pairwise
+    from simkit.experiments.report.tables import pairwise
 
     done = experiments.run({"name": "odd", "players": 3, "hands": 300, "seed": 4,
                             "pool": ["hoard", "hoard(release_at=3)"],

@@ -20,13 +20,14 @@ PAGE = ROOT / "docs" / "strategy-api.md"
 
 # a game's section of the page (its "## " heading) -> the modules whose constants it must list
 CONSTANTS = {
-    "Who's the Ass?": ("simkit.whos_the_ass.view", "simkit.whos_the_ass.action", "simkit.whos_the_ass.hand"),
-    "Ezelen": ("simkit.ezelen.view", "simkit.ezelen.hand"),
-    "Eigenwijs": ("simkit.eigenwijs.view",),
+    "Who's the Ass?": ("simkit.games.whos_the_ass.view", "simkit.games.whos_the_ass.action",
+                       "simkit.games.whos_the_ass.hand"),
+    "Ezelen": ("simkit.games.ezelen.view", "simkit.games.ezelen.hand"),
+    "Eigenwijs": ("simkit.games.eigenwijs.view",),
 }
 # modules whose every public function a strategy may call, so the page must name each
-HELPER_MODULES = ("simkit.whos_the_ass.action", "simkit.whos_the_ass.hand", "simkit.whos_the_ass.legal",
-                  "simkit.ezelen.hand", "simkit.eigenwijs.cards")
+HELPER_MODULES = ("simkit.games.whos_the_ass.action", "simkit.games.whos_the_ass.hand",
+                  "simkit.games.whos_the_ass.legal", "simkit.games.ezelen.hand", "simkit.games.eigenwijs.cards")
 RNG_HELPERS = ("below", "uniform", "normal", "next_u64", "pick_equal")
 
 CONSTANT_ROW = re.compile(r"^\|\s*`([A-Z][A-Z0-9_]*)`\s*\|\s*(-?\d+)\s*\|", re.M)
@@ -108,7 +109,8 @@ def helper_problems(text: str) -> list[str]:
             if (not name.startswith("_") and inspect.isfunction(fn) and fn.__module__ == module_name
                     and (module_name, name) not in named):
                 problems.append(f"{module_name}.{name} is not on the page")
-    problems += [f"simkit.rng.{name} is not on the page" for name in RNG_HELPERS if ("simkit.rng", name) not in named]
+    problems += [f"simkit.core.rng.{name} is not on the page" for name in RNG_HELPERS
+                 if ("simkit.core.rng", name) not in named]
     return problems
 
 
@@ -137,12 +139,13 @@ def test_the_checks_fail_on_a_page_behind_the_code():
     default = TEXT.replace("`highest_value(hand, below=14, at_least=1)`", "`highest_value(hand, below=13, at_least=1)`")
     assert "default of below is 14" in " ".join(helper_problems(default))
     gone = TEXT.replace("| `nth_legal(hand, view, nth)` |", "| nth_legal |")
-    assert "simkit.whos_the_ass.legal.nth_legal is not on the page" in helper_problems(gone)
-    invented = TEXT.replace("`next_u64(state)` | `simkit.rng`", "`next_u32(state)` | `simkit.rng`")
-    assert "simkit.rng.next_u32 does not exist" in helper_problems(invented)
+    assert "simkit.games.whos_the_ass.legal.nth_legal is not on the page" in helper_problems(gone)
+    invented = TEXT.replace("`next_u64(state)` | `simkit.core.rng`", "`next_u32(state)` | `simkit.core.rng`")
+    assert "simkit.core.rng.next_u32 does not exist" in helper_problems(invented)
 
 
-@pytest.mark.parametrize("title, module", [("Ezelen", "simkit.ezelen.model"), ("Eigenwijs", "simkit.eigenwijs.model")])
+@pytest.mark.parametrize("title, module", [("Ezelen", "simkit.games.ezelen.model"),
+                                           ("Eigenwijs", "simkit.games.eigenwijs.model")])
 def test_every_model_value_is_on_the_page_with_its_default_and_range(title, module):
     section = _sections(TEXT)[title]
     for name, (_, default, low, high, _) in importlib.import_module(module).PARAMETERS.items():
@@ -153,7 +156,7 @@ def test_every_model_value_is_on_the_page_with_its_default_and_range(title, modu
 
 
 def _game_of(block: str) -> str:
-    return next((g for g in ("ezelen", "eigenwijs") if f"simkit.{g}" in block), "whos-the-ass")
+    return next((g for g in ("ezelen", "eigenwijs") if f"simkit.games.{g}" in block), "whos-the-ass")
 
 
 def test_each_game_has_worked_examples():

@@ -6,9 +6,9 @@ import pickle
 
 import pytest
 
-from simkit import registry
-from simkit.errors import SimkitError
-from simkit.strategy_spec import StrategySpec, split
+from simkit.core.errors import SimkitError
+from simkit.strategies import registry
+from simkit.strategies.spec import StrategySpec, split
 
 GAME = "whos-the-ass"
 

@@ -4,12 +4,14 @@
 import numpy as np
 from click.testing import CliRunner
 
-from simkit import games, options, registry
-from simkit.ezelen import batch as ez_batch
-from simkit.ezelen.strength import strength_table as ezelen_table
-from simkit.whos_the_ass import batch
-from simkit.whos_the_ass.strategy import seats_for
-from simkit.whos_the_ass.strength import strength_table
+from simkit import games
+from simkit.cli import inputs as options
+from simkit.games.ezelen import batch as ez_batch
+from simkit.games.ezelen.strength import strength_table as ezelen_table
+from simkit.games.whos_the_ass import batch
+from simkit.games.whos_the_ass.strategy import seats_for
+from simkit.games.whos_the_ass.strength import strength_table
+from simkit.strategies import registry
 
 
 def test_lowest_in_disguise_differs_by_exactly_zero_and_random_is_decisively_worse():

@@ -1,4 +1,4 @@
-"""Trace files of either game through one module (simkit/traces.py): written whole with the usual
+"""Trace files of either game through one module (simkit/games/traces.py): written whole with the usual
 permissions, read back, shown and checked; a file that is not a trace gets one error line per
 record, never a traceback."""
 
@@ -7,11 +7,11 @@ import stat
 
 import pytest
 
-from simkit import traces
-from simkit.errors import SimkitError
-from simkit.ezelen import batch as ezelen
-from simkit.whos_the_ass import batch as whos
-from simkit.whos_the_ass.strategy import seats_for
+from simkit.core.errors import SimkitError
+from simkit.games import traces
+from simkit.games.ezelen import batch as ezelen
+from simkit.games.whos_the_ass import batch as whos
+from simkit.games.whos_the_ass.strategy import seats_for
 
 
 def test_a_written_trace_reads_back_and_has_the_umasks_permissions(tmp_path):
@@ -29,7 +29,7 @@ def test_a_written_trace_reads_back_and_has_the_umasks_permissions(tmp_path):
 
 
 def test_both_games_records_are_found_shown_and_checked(tmp_path):
-    from simkit.ezelen.strategy import seats_for as ezelen_seats
+    from simkit.games.ezelen.strategy import seats_for as ezelen_seats
 
     path = tmp_path / "both.jsonl"
     hands = list(whos.traces(seats_for(["greedy", "lowest", "lowest"], 3), 2, 3))

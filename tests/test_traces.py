@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from simkit.whos_the_ass import batch
-from simkit.whos_the_ass.check import check_record
-from simkit.whos_the_ass.rules import check_rules
-from simkit.whos_the_ass.strategy import seats_for
+from simkit.games.whos_the_ass import batch
+from simkit.games.whos_the_ass.check import check_record
+from simkit.games.whos_the_ass.rules import check_rules
+from simkit.games.whos_the_ass.strategy import seats_for
 
 GOLDEN = Path(__file__).parent / "golden"
 KEYS = ["game", "format", "seed", "hand", "players", "rules", "strategies", "deal", "tricks",

@@ -14,17 +14,17 @@ import pytest
 from conftest import toml_with
 
 from simkit import experiments
-from simkit.errors import SimkitError
+from simkit.analyses.tune import race as rc
+from simkit.analyses.tune import run as tune_run
+from simkit.analyses.tune.play import Table, deal_values
+from simkit.analyses.tune.run import run_tuning
+from simkit.analyses.tune.space import parse_space
+from simkit.analyses.tune.spec import parse_tuning
+from simkit.analyses.tune.summary import read
+from simkit.core.errors import SimkitError
+from simkit.experiments.report import tables
 from simkit.experiments.spec import parse_spec_dict
-from simkit.plugins import load_strategy_file
-from simkit.reports import tables
-from simkit.tune import race as rc
-from simkit.tune import run as tune_run
-from simkit.tune.play import Table, deal_values
-from simkit.tune.run import run_tuning
-from simkit.tune.space import parse_space
-from simkit.tune.spec import parse_tuning
-from simkit.tune.summary import read
+from simkit.strategies.plugins import load_strategy_file
 
 GAME = "whos-the-ass"
 TINY = """

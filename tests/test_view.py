@@ -3,12 +3,12 @@
 import numpy as np
 import pytest
 
-from simkit.errors import IllegalMove
-from simkit.rng import below
-from simkit.whos_the_ass import batch, reference
-from simkit.whos_the_ass import view as V
-from simkit.whos_the_ass.legal import nth_legal
-from simkit.whos_the_ass.strategy import Seat, compile_decision, seats_for
+from simkit.core.errors import IllegalMove
+from simkit.core.rng import below
+from simkit.games.whos_the_ass import batch, reference
+from simkit.games.whos_the_ass import view as V
+from simkit.games.whos_the_ass.legal import nth_legal
+from simkit.games.whos_the_ass.strategy import Seat, compile_decision, seats_for
 
 BAD = np.int64(4095)  # never legal: the auditor's way to fail the hand
 
@@ -101,7 +101,7 @@ VIEW_HASH = Seat("view_hash", compile_decision(_view_hash))
 
 @pytest.mark.parametrize("n", [3, 4, 6, 9, 12])
 def test_both_engines_show_strategies_the_same_view_slot_for_slot(n):
-    from simkit.whos_the_ass.rules import check_rules
+    from simkit.games.whos_the_ass.rules import check_rules
 
     for option in ("1or14", "1", "any"):
         rules = check_rules({"ass_joker": option})

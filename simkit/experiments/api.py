@@ -6,7 +6,7 @@ from pathlib import Path
 
 from simkit.experiments.runner import Results, copy_spec, run_spec, write_spec
 from simkit.experiments.spec import Spec, load_spec, parse_spec_dict
-from simkit.plugins import load_strategy_file
+from simkit.strategies.plugins import load_strategy_file
 
 
 def as_spec(spec: Spec | dict | str | Path) -> Spec:
@@ -45,7 +45,7 @@ def run(spec: Spec | dict | str | Path, out: str | Path | None = None, *, hands:
     else:
         write_spec(parsed, str(out))
     if report:
-        from simkit.reports.report import make_report
+        from simkit.experiments.report import make_report
 
         make_report(str(out), str(parsed.baseline))
     return done

@@ -75,7 +75,7 @@ def rows(task: Task, measured: pa.Table, spec: Spec, labels: tuple[str, ...]) ->
 
 def seat_labels(spec: Spec, cell) -> list[str]:
     """The strategy label of each seat of a cell, in the lineup's order (rotation 0): a canonical
-    spec's text (simkit.registry.canonical)."""
+    spec's text (simkit.strategies.registry.canonical)."""
     return [str(s) for s in cell.lineup]
 
 

@@ -9,7 +9,7 @@ import logging
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
-from simkit.errors import SimkitError
+from simkit.core.errors import SimkitError
 
 Play = Callable[..., object]
 
@@ -81,3 +81,20 @@ def pool(workers: int | None = None, scheduler: str | None = None) -> Iterator[I
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def check_scheduler(address: str) -> str:
+    """--scheduler: a Dask scheduler's address, protocol://host:port (tcp://host:8786; tcp:// may
+    be left out; tls, ws, wss and ucx as Dask knows them)."""
+    try:
+        from distributed.comm.addressing import get_address_host_port
+    except ImportError:
+        return address  # the runner says that dask.distributed is missing
+    try:
+        _, port = get_address_host_port(address)
+    except (ValueError, TypeError) as e:
+        raise SimkitError(f"--scheduler must be a Dask scheduler address such as tcp://host:8786, got {address!r} "
+                          f"({e})") from None
+    if not 0 < port < 65536:
+        raise SimkitError(f"--scheduler {address}: port {port} is not 1..65535")
+    return address

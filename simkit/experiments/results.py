@@ -17,8 +17,8 @@ import pyarrow.feather as feather
 import pyarrow.parquet as pq
 
 from simkit import games
+from simkit.core.files import atomic_path, part_path
 from simkit.experiments.chunks import IDS
-from simkit.files import atomic_path, part_path
 
 ROW_GROUP = 1 << 18  # rows; small enough that the last one, written after play ends, is quick
 _DONE = object()

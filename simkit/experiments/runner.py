@@ -30,13 +30,13 @@ except ImportError:  # not on Windows: runs there are not locked
 
 import simkit
 from simkit import games
-from simkit.errors import SimkitError, check_count
-from simkit.experiments import executors
+from simkit.core.errors import SimkitError, check_count
+from simkit.core.files import atomic_path
+from simkit.experiments import executors, stats_file
 from simkit.experiments import statistics as st
 from simkit.experiments.chunks import Task, measured, rows, strategy_labels
 from simkit.experiments.results import ResultsWriter, read_chunk
 from simkit.experiments.spec import Spec, spec_toml
-from simkit.files import atomic_path
 
 CHUNK = 25_000           # deals per chunk (a chunk plays them in every cell and rotation): engine calls this big,
 CHUNK_HANDS = 1_000_000  # or up to 4x as many where a deal has few replays, for a chunk of about this many hands
@@ -133,7 +133,7 @@ def write_results(spec: Spec, out: str, resume: bool = False, hands: int | None 
     (chunks done, chunks in all, hands done)."""
     if workers is not None:
         check_count(workers, "--workers")
-    from simkit.options import check_run_size  # the plan of chunks is held whole: bounded
+    from simkit.core.sizes import check_run_size  # the plan of chunks is held whole: bounded
 
     check_run_size(check_count(hands or spec.hands, "hands"), chunk or chunk_size(spec), "hands",
                    games.get(spec.game).unit(spec.match["mode"]))
@@ -175,7 +175,7 @@ def _write_results(spec: Spec, out: str, hands: int | None, progress: Callable[[
         for index, task in enumerate(tasks):
             path = chunks / f"{task.name}.npy"
             if path.exists():
-                part = _read_kept(path, path, out, lambda p: st.read_chunk(p, lay))
+                part = _read_kept(path, path, out, lambda p: stats_file.read_chunk(p, lay))
                 total = part if total is None else total + part
                 if writer is not None:
                     olds = _replays_of(replay_of, task)
@@ -201,7 +201,7 @@ def _write_results(spec: Spec, out: str, hands: int | None, progress: Callable[[
                                [chunks / f"{old.name}.arrow" for old in olds])
                     writer.flush()
                 if finished < len(pending):  # the last one goes straight into stats.parquet
-                    st.write_chunk(part, _made(chunks) / f"{task.name}.npy")
+                    stats_file.write_chunk(part, _made(chunks) / f"{task.name}.npy")
                 total = part if total is None else total + part
                 if progress:
                     progress((task.hi - task.lo) * per_deal)
@@ -228,8 +228,8 @@ def _write_results(spec: Spec, out: str, hands: int | None, progress: Callable[[
     game = games.get(spec.game)
     if game.meta is not None:
         meta.update(game.meta(spec))
-    st.write(total, folder / STATS, {"run": {k: meta[k] for k in ("experiment", "game", "seed", "hands", "match",
-                                                                   "seating", "rules", "baseline")}})
+    kept = ("experiment", "game", "seed", "hands", "match", "seating", "rules", "baseline")
+    stats_file.write(total, folder / STATS, {"run": {k: meta[k] for k in kept}})
     with atomic_path(folder / "meta.json") as tmp:
         tmp.write_text(json.dumps(meta, indent=2))
     _complete(folder)
@@ -405,7 +405,7 @@ def read_stats(out: str) -> st.Statistics:
     path = Path(out) / STATS
     if not path.is_file():
         raise SimkitError(f"{out} holds no {STATS} (run `simkit run` first)")
-    return st.read(path)
+    return stats_file.read(path)
 
 
 def read_results(out: str) -> pd.DataFrame:

@@ -12,11 +12,12 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from simkit import games, registry
-from simkit.errors import SimkitError, check_count
-from simkit.files import input_file
-from simkit.rng import check_seed
-from simkit.strategy_spec import StrategySpec
+from simkit import games
+from simkit.core.errors import SimkitError, check_count
+from simkit.core.files import input_file
+from simkit.core.rng import check_seed
+from simkit.strategies import registry
+from simkit.strategies.spec import StrategySpec
 
 KEYS = {"name", "game", "players", "hands", "seed", "seating", "rules", "lineup", "lineups", "pool", "match", "sweep",
         "baseline", "model"}
@@ -29,7 +30,7 @@ class Cell:
     """One combination to play: a player count and a lineup (one spec per seat)."""
 
     players: int
-    lineup: tuple[StrategySpec, ...]  # canonical (simkit.registry.canonical): equal strategies, equal specs
+    lineup: tuple[StrategySpec, ...]  # canonical (simkit.strategies.registry.canonical): equal strategies, equal specs
     sweep: tuple[tuple[str, float], ...] = ()
 
     def rotations(self, seating: str) -> int:

@@ -1,7 +1,5 @@
-"""Statistics and reports over results tables. From Python: `summary(table)` (the tables),
-`figures_for(table)` (matplotlib figures), `make_report(folder)` (report.md and report.html)."""
-
-from simkit.reports.answer import answer
-from simkit.reports.report import figures_for, make_report, summary
-
-__all__ = ["answer", "figures_for", "make_report", "summary"]
+"""The parts of a report's page, for every kind of run alike: the page itself (its answer box,
+sections and HTML shell, simkit.reports.page), tables as a reader wants them
+(simkit.reports.tables) and figures of tables with intervals (simkit.reports.figures). A kind of
+run (an experiment, a tuning, a field, a grading) writes its own report from these parts; nothing
+here imports a kind."""

@@ -1,11 +1,11 @@
 """An example strategy file: `simkit simulate --strategy-file strategies/examples/my_strategies.py
 --players 4 --strategies pairs_first,lowest,lowest,lowest`."""
 
-from simkit.registry import Param
-from simkit.whos_the_ass import view as V
-from simkit.whos_the_ass.action import LEAD_ASS, PASS, make_set
-from simkit.whos_the_ass.hand import JOKER, lowest_value
-from simkit.whos_the_ass.strategy import strategy
+from simkit.games.whos_the_ass import view as V
+from simkit.games.whos_the_ass.action import LEAD_ASS, PASS, make_set
+from simkit.games.whos_the_ass.hand import JOKER, lowest_value
+from simkit.games.whos_the_ass.strategy import strategy
+from simkit.strategies.registry import Param
 
 
 @strategy("pairs_first", "Lead the lowest pair (or better); raise only with cards above `min_raise`.",

@@ -2,9 +2,9 @@
 skips one first), so on the same deal it makes its own choices. Two strategies that are equal
 in law: their paired difference has true mean exactly 0."""
 
-from simkit.rng import below, next_u64
-from simkit.whos_the_ass.legal import nth_legal
-from simkit.whos_the_ass.strategy import strategy
+from simkit.core.rng import below, next_u64
+from simkit.games.whos_the_ass.legal import nth_legal
+from simkit.games.whos_the_ass.strategy import strategy
 
 
 @strategy("random_twin", "Uniform over the distinct legal actions, from other draws than random.")

@@ -1,6 +1,6 @@
 """Profiles (H7): the `right` reading with its seat's model values, players as they come."""
 
-from simkit.eigenwijs.strategy import profile
+from simkit.games.eigenwijs.strategy import profile
 from simkit.strategies.eigenwijs import readers  # noqa: F401  (registers the reading the profiles reuse)
 
 profile("careful", "Reads right, takes time: slips 0.015, call median 1.4 s, false slaps 0.005.", "right",

@@ -1,11 +1,11 @@
 """How a player reads the table (H1): the response they mean. `right` reads it as the rules say;
 the others each miss one rule, a misreading that no amount of speed or care mends."""
 
-from simkit.eigenwijs import view as V
-from simkit.eigenwijs.cards import majority, repeat_rule, right_of_view, right_word, word_of
-from simkit.eigenwijs.rules import COUNT, MAX_COUNT, PRECIES, SLAP
-from simkit.eigenwijs.strategy import strategy
-from simkit.rng import below
+from simkit.core.rng import below
+from simkit.games.eigenwijs import view as V
+from simkit.games.eigenwijs.cards import majority, repeat_rule, right_of_view, right_word, word_of
+from simkit.games.eigenwijs.rules import COUNT, MAX_COUNT, PRECIES, SLAP
+from simkit.games.eigenwijs.strategy import strategy
 
 
 @strategy("right", "Means the right response every turn (E6-E14); its mistakes are the model's slips, "

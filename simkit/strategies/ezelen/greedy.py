@@ -1,8 +1,8 @@
 """`greedy`: keep what you hold most, pass what you hold least."""
 
-from simkit.ezelen import view as V
-from simkit.ezelen.hand import least_held
-from simkit.ezelen.strategy import strategy
+from simkit.games.ezelen import view as V
+from simkit.games.ezelen.hand import least_held
+from simkit.games.ezelen.strategy import strategy
 
 
 @strategy("greedy", "Pass a card of a value held least often (ties at random, M7); keep the value held most.")

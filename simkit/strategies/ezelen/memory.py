@@ -9,12 +9,12 @@ passed, exact ties at random (M7). Before turn `warmup` too little has been seen
 exactly like greedy; with weight 0 it is greedy throughout.
 """
 
-from simkit.ezelen import view as V
-from simkit.ezelen.hand import least_held
-from simkit.ezelen.rules import HAND_SIZE
-from simkit.ezelen.strategy import strategy
-from simkit.registry import Param
-from simkit.rng import below
+from simkit.core.rng import below
+from simkit.games.ezelen import view as V
+from simkit.games.ezelen.hand import least_held
+from simkit.games.ezelen.rules import HAND_SIZE
+from simkit.games.ezelen.strategy import strategy
+from simkit.strategies.registry import Param
 
 WEIGHT = 0
 WARMUP = 1

@@ -1,6 +1,6 @@
 """Attention profiles (M8): a passing policy bundled with its seat's model values."""
 
-from simkit.ezelen.strategy import profile
+from simkit.games.ezelen.strategy import profile
 from simkit.strategies.ezelen import greedy  # noqa: F401  (registers the policy the profiles reuse)
 
 profile("watcher", "Greedy passing, with sharp eyes: attention 1.5, reaction median 0.5 s.", "greedy",

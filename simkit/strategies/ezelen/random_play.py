@@ -1,8 +1,8 @@
 """`random`: pass a uniformly random card (M7)."""
 
-from simkit.ezelen import view as V
-from simkit.ezelen.hand import random_card
-from simkit.ezelen.strategy import strategy
+from simkit.games.ezelen import view as V
+from simkit.games.ezelen.hand import random_card
+from simkit.games.ezelen.strategy import strategy
 
 
 @strategy("random", "Pass one of the four cards uniformly at random (M7).")

@@ -1,10 +1,10 @@
 """`sticky`: pick a target value at the deal and never switch."""
 
-from simkit.ezelen import view as V
-from simkit.ezelen.hand import most_held
-from simkit.ezelen.rules import HAND_SIZE
-from simkit.ezelen.strategy import strategy
-from simkit.rng import below
+from simkit.core.rng import below
+from simkit.games.ezelen import view as V
+from simkit.games.ezelen.hand import most_held
+from simkit.games.ezelen.rules import HAND_SIZE
+from simkit.games.ezelen.strategy import strategy
 
 TARGET = 0  # memory slot: 1 + the target value, 0 before the first decision
 

@@ -9,11 +9,11 @@ the table cost at most `max_cost` penalty points, to lead next.
 import numba as nb
 import numpy as np
 
+from simkit.games.whos_the_ass import view as V
+from simkit.games.whos_the_ass.action import make_set
+from simkit.games.whos_the_ass.hand import JOKER, lowest_value, number_cards
+from simkit.games.whos_the_ass.rules import PENALTY
 from simkit.strategies.whos_the_ass import slots as P
-from simkit.whos_the_ass import view as V
-from simkit.whos_the_ass.action import make_set
-from simkit.whos_the_ass.hand import JOKER, lowest_value, number_cards
-from simkit.whos_the_ass.rules import PENALTY
 
 _PENALTY = PENALTY
 

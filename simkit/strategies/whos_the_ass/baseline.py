@@ -1,9 +1,9 @@
 """`lowest`: the baseline every implementation ships, exactly as the rules digest specifies it."""
 
-from simkit.whos_the_ass import view as V
-from simkit.whos_the_ass.action import LEAD_ASS, PASS, make_set
-from simkit.whos_the_ass.hand import JOKER, lowest_fillable, lowest_value
-from simkit.whos_the_ass.strategy import strategy
+from simkit.games.whos_the_ass import view as V
+from simkit.games.whos_the_ass.action import LEAD_ASS, PASS, make_set
+from simkit.games.whos_the_ass.hand import JOKER, lowest_fillable, lowest_value
+from simkit.games.whos_the_ass.strategy import strategy
 
 
 @strategy("lowest", "Baseline: lead the ass when allowed, else the lowest value; raise as cheaply "

@@ -2,19 +2,19 @@
 leading the ass, the ass trick, joker use, reserve) reads its choice from the parameter vector,
 so families are presets of it and `compose(...)` mixes them without compiling anything new."""
 
-from simkit import registry
-from simkit.errors import SimkitError
-from simkit.registry import Param, StrategyInfo
+from simkit.core.errors import SimkitError
+from simkit.games.whos_the_ass import view as V
+from simkit.games.whos_the_ass.action import LEAD_ASS
+from simkit.games.whos_the_ass.rules import GAME
+from simkit.games.whos_the_ass.strategy import compile_decision
+from simkit.strategies import registry
+from simkit.strategies.registry import Param, StrategyInfo
+from simkit.strategies.spec import StrategySpec
 from simkit.strategies.whos_the_ass import slots as P
 from simkit.strategies.whos_the_ass.ass_handling import ass_trick_card, leads_the_ass
 from simkit.strategies.whos_the_ass.jokers import joker_budget
 from simkit.strategies.whos_the_ass.reserve import reserved
 from simkit.strategies.whos_the_ass.shedding import lead_set, raise_set
-from simkit.strategy_spec import StrategySpec
-from simkit.whos_the_ass import view as V
-from simkit.whos_the_ass.action import LEAD_ASS
-from simkit.whos_the_ass.rules import GAME
-from simkit.whos_the_ass.strategy import compile_decision
 
 
 def _heuristic(hand, view, params, rng):

@@ -7,8 +7,8 @@ you go out, or until the hand has at most `release_at` cards.
 
 import numba as nb
 
+from simkit.games.whos_the_ass.hand import JOKER, number_cards
 from simkit.strategies.whos_the_ass import slots as P
-from simkit.whos_the_ass.hand import JOKER, number_cards
 
 
 @nb.njit(inline="always", cache=True)

@@ -1,8 +1,8 @@
 """`random`: uniform over the distinct legal actions, pass included."""
 
-from simkit.rng import below
-from simkit.whos_the_ass.legal import nth_legal
-from simkit.whos_the_ass.strategy import strategy
+from simkit.core.rng import below
+from simkit.games.whos_the_ass.legal import nth_legal
+from simkit.games.whos_the_ass.strategy import strategy
 
 
 @strategy("random", "Uniformly random among the distinct legal actions (pass included).")

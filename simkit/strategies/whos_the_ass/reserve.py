@@ -4,8 +4,8 @@ player holds the ass, to have them for ass tricks (where a low card dodges the a
 import numba as nb
 import numpy as np
 
+from simkit.games.whos_the_ass import view as V
 from simkit.strategies.whos_the_ass import slots as P
-from simkit.whos_the_ass import view as V
 
 
 @nb.njit(inline="always", cache=True)

@@ -20,18 +20,18 @@ with the searcher's own parameter vector in its slots, so `rollout=` takes any f
 import numba as nb
 import numpy as np
 
-from simkit import registry
-from simkit.errors import SimkitError
-from simkit.rng import below, next_u64, pick_equal, seat_state
+from simkit.core.errors import SimkitError
+from simkit.core.rng import below, next_u64, pick_equal, seat_state
+from simkit.games.whos_the_ass import view as V
+from simkit.games.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, penalty_of, player, step
+from simkit.games.whos_the_ass.hand import HAND_WIDTH, mark_held
+from simkit.games.whos_the_ass.legal import nth_legal
+from simkit.games.whos_the_ass.rules import COPIES_PER_NUMBER, GAME, JOKER, MAX_PLAYERS, N_CODES, N_JOKERS
+from simkit.games.whos_the_ass.strategy import MAX_PARAMS, SEES_ALL, SIGNATURE
+from simkit.strategies import registry
+from simkit.strategies.spec import StrategySpec
 from simkit.strategies.whos_the_ass import slots as P
 from simkit.strategies.whos_the_ass.heuristics import heuristic
-from simkit.strategy_spec import StrategySpec
-from simkit.whos_the_ass import view as V
-from simkit.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, penalty_of, player, step
-from simkit.whos_the_ass.hand import HAND_WIDTH, mark_held
-from simkit.whos_the_ass.legal import nth_legal
-from simkit.whos_the_ass.rules import COPIES_PER_NUMBER, GAME, JOKER, MAX_PLAYERS, N_CODES, N_JOKERS
-from simkit.whos_the_ass.strategy import MAX_PARAMS, SEES_ALL, SIGNATURE
 
 SAMPLES = P.SIZE - 3  # slot 13: deals sampled per decision (the heuristic's slots come before)
 # the opponents' heuristic in the rollouts (opponents=), where one is given: its decision points and

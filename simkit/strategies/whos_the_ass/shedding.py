@@ -8,10 +8,10 @@ larger set. `highest`: shed high cards first, in leads and raises.
 import numba as nb
 import numpy as np
 
+from simkit.games.whos_the_ass.action import PASS, make_set
+from simkit.games.whos_the_ass.hand import JOKER
 from simkit.strategies.whos_the_ass import slots as P
 from simkit.strategies.whos_the_ass.reserve import usable
-from simkit.whos_the_ass.action import PASS, make_set
-from simkit.whos_the_ass.hand import JOKER
 
 
 @nb.njit(inline="always", cache=True)

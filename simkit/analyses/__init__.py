@@ -1,0 +1,1 @@
+"""The analyses built on many runs: tune, field, grading."""

@@ -1,0 +1,1 @@
+"""Grading moves with the search bot (Who's the Ass?)."""

@@ -1,0 +1,5 @@
+"""`python -m simkit.cli`: the `simkit` command."""
+
+from simkit.cli import main
+
+main()

@@ -1,0 +1,81 @@
+"""`simkit grade`: a trace file's seat graded move by move by the search bot, or a grading spec
+played, graded and reported (simkit.analyses.grading)."""
+
+import dataclasses
+import sys
+
+import click
+
+from simkit.cli import inputs
+from simkit.core.errors import SimkitError, check_count
+from simkit.core.rng import check_seed
+
+
+@click.command(short_help="Grade moves with the search bot: a trace file's seat, or a grading spec's strategies.")
+@click.argument("source", type=str)
+@click.option("--seat", type=int, default=None, help="A trace file: the seat whose moves are graded (0..players-1).")
+@click.option("--out", "-o", "out", type=str, default=None,
+              help="A grading spec: the folder for its traces, graded moves and report.")
+@click.option("--search", "search", type=str, default=None,
+              help="A trace file: the search that grades, pimc or cheat, with its rollout= and opponents=.  "
+                   "[default: pimc]")
+@click.option("--samples", type=int, default=None,
+              help="A trace file: samples per decision (the best action is picked on half, the cost weighed on the "
+                   "other).  [default: 64]")
+@click.option("--seed", "-s", type=str, default=None, help="A trace file: the grading's own seed.  [default: 0]")
+@click.option("--hands", "-H", type=int, default=None,
+              help="Grade only the first N hands of the file (a spec: play N hands instead of its own).")
+@click.option("--moves", is_flag=True, help="A trace file: also print every graded move.")
+def grade(source, seat, out, search, samples, seed, hands, moves):
+    """Grade Who's the Ass? moves with the search: replay each decision that had a choice, play every
+    legal action out on samples of the hidden cards, and give the points lost per hand at each decision
+    point (lead, ass lead, follow, ass trick, joker) with 95% intervals over the hands.
+
+    SOURCE is a trace file (grade its --seat) or a grading spec (.toml: play its strategies' hands
+    among its field, grade them, and write the traces, the graded moves and a report into --out)."""
+    from simkit.analyses.grading.grade import check_samples, grade_file, lost_by_point
+
+    if hands is not None:
+        check_count(hands, "--hands")
+    if source.endswith(".toml"):
+        given = [name for name, v in (("--seat", seat), ("--search", search), ("--samples", samples),
+                                      ("--seed", seed), ("--moves", moves or None)) if v is not None]
+        if given:
+            raise SimkitError(f"{given[0]} is for a trace file; a grading spec sets it as a key")
+        if out is None:
+            raise SimkitError("a grading spec needs --out DIR")
+        _grading(source, out, hands)
+        return
+    if out is not None:
+        raise SimkitError("--out is for a grading spec (.toml); a trace file's grades are printed")
+    if seat is None:
+        raise SimkitError("grading a trace file needs --seat")
+    search = search or "pimc"
+    samples = check_samples(64 if samples is None else samples, "--samples")
+    seed = check_seed(seed or "0")
+    inputs.trace_file(source)
+    strategy, graded, table = grade_file(source, seat, search, samples, seed, hands)
+    click.echo(f"{strategy} at seat {seat}: {len(table):,} moves with a choice in {len(graded):,} hands, graded by "
+               f"{search} on {samples} samples each (the best action picked on half of them, the cost weighed on "
+               "the other half); points lost per hand ± the 95% interval over the hands")
+    click.echo(lost_by_point(table, graded, by="record").to_string(index=False, float_format=lambda x: f"{x:.2f}"))
+    if moves:
+        click.echo(table.drop(columns="record").to_string(index=False, float_format=lambda x: f"{x:.2f}"))
+
+
+def _grading(path: str, out: str, hands: int | None) -> None:
+    """`simkit grade SPEC.toml --out DIR`: play, grade, write, report, and print the answer."""
+    from simkit.analyses.grading.record import read_grading
+    from simkit.analyses.grading.report import answer, by_point
+    from simkit.analyses.grading.run import run_grading
+    from simkit.analyses.grading.spec import load_grading
+
+    spec = load_grading(path)
+    if hands is not None:
+        spec = dataclasses.replace(spec, hands=hands)
+    with click.progressbar(length=spec.hands * len(spec.graded), label=f"grading {spec.name}", file=sys.stderr,
+                           show_pos=True) as bar:
+        folder = run_grading(spec, out, bar.update)
+    spec, moves_, hands_, _ = read_grading(folder)
+    click.echo(answer(spec, by_point(spec, moves_, hands_), hands_))
+    click.echo(f"report: {folder / 'report.html'}")

@@ -1,0 +1,88 @@
+"""The options several commands share, each defined once: the game, its table, seed, strategies,
+rules and model values, threads, users' strategy files, where a run plays (Dask), and the progress
+bar. Every game-specific word in a help text comes from the games' descriptions."""
+
+import sys
+
+import click
+import numba as nb
+
+from simkit import games
+from simkit.core.errors import SimkitError, check_count
+from simkit.experiments.executors import check_scheduler
+
+
+def set_threads(threads: int | None) -> int:
+    """--threads: the engine's threads in this process (checked); returns the number in use."""
+    if threads is not None:
+        if not 1 <= threads <= nb.config.NUMBA_NUM_THREADS:
+            raise SimkitError(f"--threads must be 1..{nb.config.NUMBA_NUM_THREADS}, got {threads}")
+        nb.set_num_threads(threads)
+    return nb.get_num_threads()
+
+
+def progress(total: int, unit: str):
+    """A progress bar on stderr (hidden when stderr is not a terminal)."""
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, leave=False, disable=None)
+
+
+def rule_flag_opts(f):
+    """One option per rule shorthand of any registered game (e.g. --ass-joker)."""
+    for name in reversed(games.names()):
+        for option in games.get(name).rule_flags:
+            f = click.option(option.flag, option.rule, type=str, default=None, help=option.help)(f)
+    return f
+
+
+def each_game(what) -> str:
+    """A help text's list of something per game: 'Who's the Ass? 3..12, Ezelen 2..13'."""
+    return ", ".join(f"{g.title} {what(g)}" for g in map(games.get, games.names()))
+
+
+players_opt = click.option("--players", "-n", type=int, required=True,
+                           help=f"Number of players ({each_game(lambda g: '%d..%d' % g.players)}).")
+seed_opt = click.option("--seed", "-s", type=str, default="0", show_default=True,
+                        help="Run seed, 0..2**64-1: hand i draws only from (seed, i).")
+strategies_opt = click.option("--strategies", type=str, default=None,
+                              help="One strategy per seat, comma-separated, or one for all, e.g. "
+                                   "greedy,lowest,lowest,lowest "
+                                   f"(default: {each_game(lambda g: g.default_strategy)}; see `simkit strategies`).")
+rule_opt = click.option("--rule", "rule_pairs", multiple=True, metavar="NAME=VALUE",
+                        help="Set a rule option of the game, e.g. --rule ass_joker=any (see docs/rules/; repeatable).")
+model_opt = click.option("--model", "model_pairs", multiple=True, metavar="NAME=VALUE",
+                         help="Ezelen, Eigenwijs: set a model value (M2-M4, H2-H5) for every seat, or one per "
+                              "seat, e.g. --model attention=1,1,0.6,1 (repeatable).")
+game_opt = click.option("--game", type=str, default=games.DEFAULT, show_default=True,
+                        help=f"The game: {', '.join(games.names())}.")
+threads_opt = click.option("--threads", type=int, default=None, help="Threads (default: all cores).")
+engine_threads_opt = click.option("--threads", type=int, default=None,
+                                  help="Engine threads in this process (default: all cores).")
+strategy_file_opt = click.option("--strategy-file", "strategy_files", multiple=True, metavar="FILE.py",
+                                 help="Load your own strategies from a Python file (repeatable).")
+
+
+def dask_opts(f):
+    """Where a run's deals play besides this process: `run`, `tune` and `field` take the same two options."""
+    f = click.option("--scheduler", type=str, default=None,
+                     help="Play on an existing Dask cluster (tcp://host:8786).")(f)
+    return click.option("--workers", type=int, default=None, help="Play on a local Dask cluster of K processes.")(f)
+
+
+def check_dask(workers: int | None, scheduler: str | None) -> None:
+    if workers is not None and scheduler is not None:
+        raise SimkitError("give --workers (a local Dask cluster) or --scheduler (an existing one), not both")
+    if workers is not None:
+        check_count(workers, "--workers")
+    if scheduler is not None:
+        check_scheduler(scheduler)
+
+
+def play_opts(f):
+    """What `simulate` and `trace` both take: the game, its table, seed, strategies and options."""
+    for option in reversed((game_opt, players_opt, seed_opt, strategies_opt, rule_flag_opts, rule_opt, model_opt,
+                            strategy_file_opt)):
+        f = option(f)
+    return f
+

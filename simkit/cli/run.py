@@ -1,0 +1,89 @@
+"""`simkit run` and `simkit report`: an experiment spec played into its folder's statistics and
+report (simkit.experiments), and any run's report written again from its folder
+(simkit.analyses.reports)."""
+
+import os
+import sys
+
+import click
+
+from simkit import games
+from simkit.cli import inputs
+from simkit.cli.options import check_dask, dask_opts, engine_threads_opt, progress, set_threads, strategy_file_opt
+from simkit.core import sizes
+from simkit.core.errors import check_count
+
+
+@click.command(short_help="Run an experiment spec: statistics and report.")
+@click.argument("spec_file", type=str)
+@click.option("--out", "out", type=str, default=None, help="Folder for the results (default: runs/<name>).")
+@click.option("--hands", "-H", type=int, default=None, help="Hands per cell, overriding the spec.")
+@click.option("--resume", is_flag=True, help="Finish an interrupted run in --out without recomputing.")
+@dask_opts
+@engine_threads_opt
+@click.option("--rows", is_flag=True, help="Also write results.parquet: one row per hand (or match) and seat.")
+@strategy_file_opt
+def run(spec_file, out, hands, resume, workers, scheduler, threads, rows, strategy_files):
+    """Run an experiment spec (TOML): stats.parquet, spec.toml, meta.json and the report in --out."""
+    from simkit.experiments.report import answer, make_report, tables
+    from simkit.experiments.runner import chunk_size, copy_spec, hold, replays, run_spec
+    from simkit.experiments.spec import load_spec
+
+    inputs.load_files(strategy_files)
+    spec = load_spec(spec_file)
+    if hands is not None:
+        check_count(hands, "--hands")
+    check_dask(workers, scheduler)
+    set_threads(threads)
+    out = out or os.path.join("runs", spec.name)
+    unit = games.get(spec.game).unit(spec.match["mode"])
+    count = hands or spec.hands
+    sizes.check_run_size(count, chunk_size(spec), "--hands" if hands else f"{spec_file}: key 'hands'", unit)
+    if rows:  # the rows are read back whole at the end
+        per_deal = sum(c.rotations(spec.seating) * c.players for c in spec.cells())
+        sizes.check_memory(count * per_deal, "--rows:", "rows", sizes.BYTES_PER_ROW)
+    total = count * replays(spec)  # every deal of the plan, in every cell and rotation
+    with hold(out), progress(total, unit[:-1]) as bar:  # the folder is this run's until its report is written
+        def resumed(done: int, chunks: int, played: int) -> None:
+            if done:
+                click.echo(f"resuming {out}: {done} of {chunks} chunks already done", err=True)
+                bar.n = bar.initial = played  # counted as done, not in the rate
+                bar.refresh()
+
+        try:
+            results = run_spec(spec, out, resume=resume, hands=hands, progress=bar.update, workers=workers,
+                               scheduler=scheduler, strategy_files=strategy_files, keep_rows=rows,
+                               resumed=resumed)
+        except KeyboardInterrupt:
+            bar.close()
+            _interrupted(spec, spec_file, out, hands)
+        copy_spec(spec_file, out)
+        report = make_report(out, str(spec.baseline))
+    played = tables.played(results.stats)
+    kept = f"; rows in {out}/results.parquet" if rows else ""
+    click.echo(f"{spec.name}: {played:,} {unit} played, statistics in {out}/stats.parquet{kept} "
+               "(± = 95% interval)")
+    click.echo(tables.means_shown(results.stats).to_string())
+    click.echo(f"report: {report}")
+    click.echo(answer(results.stats, str(spec.baseline)))
+
+
+def _interrupted(spec, spec_file: str, out: str, hands: int | None) -> None:
+    """Ctrl-C in a run: say what is kept and how to finish it, then exit 130."""
+    from simkit.experiments.runner import kept_chunks
+
+    done, chunks = kept_chunks(spec, out, hands)
+    again = f"simkit run {spec_file} --out {out}" + (f" --hands {hands}" if hands else "") + " --resume"
+    click.echo(f"simkit: interrupted; {done} of {chunks} chunks are kept in {out}/chunks; finish the run with: "
+               f"{again}", err=True)
+    sys.exit(130)
+
+
+@click.command(short_help="Write a run's report (Markdown and HTML).")
+@click.argument("folder", type=str)
+@click.option("--baseline", type=str, default=None, help="Strategy for paired differences (default: the spec's).")
+def report(folder, baseline):
+    """Write report.md and report.html (with figures) for a run's folder."""
+    from simkit.analyses.reports import make_report
+
+    click.echo(f"report: {make_report(folder, baseline)}")

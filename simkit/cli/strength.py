@@ -1,0 +1,71 @@
+"""`simkit strength`: strategies rated one seat at a time against the game's baseline, paired on
+the same deals (simkit.games.strength)."""
+
+import dataclasses
+import time
+
+import click
+
+from simkit import games
+from simkit.cli import inputs
+from simkit.cli.options import game_opt, players_opt, progress, rule_flag_opts, rule_opt, seed_opt, strategy_file_opt
+from simkit.core import sizes
+from simkit.core.errors import SimkitError, check_count
+from simkit.core.rng import check_seed
+
+
+@click.command(short_help="Rate strategies in one seat against the game's baseline.")
+@game_opt
+@players_opt
+@click.option("--hands", "-H", type=int, default=1_000_000, show_default=True,
+              help="Hands (Ezelen: rounds) per strategy.")
+@seed_opt
+@click.option("--strategies", type=str, default=None,
+              help="Strategies to rate, comma-separated (default: every registered one but the baseline, at its "
+                   "defaults; Ezelen's attention profiles bring their model values).")
+@click.option("--field", type=str, default=None,
+              help="The strategy in every other seat and at the comparison table (default: the game's baseline), "
+                   "e.g. --field highest.")
+@rule_flag_opts
+@rule_opt
+@strategy_file_opt
+@click.option("--markdown", is_flag=True, help="Print a Markdown table (for docs).")
+def strength(game, players, hands, seed, strategies, field, rule_pairs, strategy_files, markdown, **flags):
+    """Rate strategies: each in one seat (rotated through the seats) against the game's baseline (or
+    --field) in all others, paired with an all-baseline table on the same deals. Who's the Ass?: mean penalty per hand
+    against lowest; Ezelen: share of single rounds lost against greedy (a strategy's attention profile
+    comes with its seat)."""
+    from simkit.games.strength import chosen, shown
+    from simkit.reports.tables import markdown as as_markdown
+    from simkit.strategies import registry
+
+    described = games.get(game)
+    rating = described.strength
+    if rating is None:
+        raise SimkitError(f"simkit strength rates strategies of games with a strength table; {described.title} "
+                          "has none (compare them with `simkit run`)")
+    inputs.load_files(strategy_files)
+    if field is not None:  # another field than the baseline's: checked, and named by its label
+        rating = dataclasses.replace(rating, baseline=str(registry.canonical(game, field)))
+    described.check_players(players)
+    rules, seed, hands = inputs.rules(described, rule_pairs, flags), check_seed(seed), check_count(hands, "--hands")
+    if hands < players:
+        raise SimkitError(f"--hands must be at least the number of players ({players}), got {hands}")
+    sizes.check_deals_in_memory(hands, players, "--hands", described.unit())
+    base = rating.baseline
+    candidates = chosen(game, strategies, base)
+    start = time.perf_counter()
+    with progress(hands * (len(candidates) + 1), described.deal) as bar:
+        table = rating(candidates, players, hands, seed, rules, progress=bar.update)
+    elapsed = time.perf_counter() - start
+    in_force = ", ".join(f"{k}={v}" for k, v in rules.items())
+    click.echo(f"Strength at {players} players: each strategy in one seat (rotated) against {base}, "
+               f"{hands:,} {described.unit()} each, seed {seed}, {in_force}; '{rating.versus}' is the paired "
+               f"difference in {rating.difference} to {base} in the same seat on the same deals "
+               "(negative = better), ± the 95% interval" + ("; shares in percent, differences in percentage points"
+                                                             if rating.share else ""))
+    written, marked = shown(rating, table)
+    click.echo(as_markdown(written.reset_index()) if markdown else written.to_string())
+    if marked:
+        click.echo(f"† {', '.join(marked)} {registry.CEILING_NOTE}.")
+    click.echo(f"({hands * (len(candidates) + 1):,} {described.unit()} in {elapsed:.1f} s)")

@@ -1,0 +1,1 @@
+"""The core every layer stands on: randomness, compiled helpers, errors, files, interrupts."""

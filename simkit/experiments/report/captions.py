@@ -1,0 +1,57 @@
+"""What each figure of a report draws, in words: its caption (what, which unit, n, what the bars
+or bands are). Every figure the report shows has one."""
+
+import pandas as pd
+
+from simkit.games import Words
+
+
+def _hidden(frame: pd.DataFrame | None, column: str, zero: bool) -> str:
+    """Words for intervals too narrow to see beside the spread of the points (under 1.5% of the
+    axis), so that a reader does not take their absence for their lack."""
+    if frame is None or not len(frame):
+        return ""
+    low, high = frame[column] - frame["ci95"], frame[column] + frame["ci95"]
+    span = max(high.max(), 0 if zero else high.max()) - min(low.min(), 0 if zero else low.min())
+    return " (here narrower than the markers)" if span > 0 and frame["ci95"].max() < 0.015 * span else ""
+
+
+def captions(said: Words, n: int, diffs: pd.DataFrame | None, baseline: str,
+             means: pd.DataFrame | None = None) -> dict[str, str]:
+    """A caption for every figure file name the report can draw: `said` the main measure's words, `n`
+    the deals per table, `diffs` the paired differences to `baseline` (None: there are none),
+    `means` the strategies' means."""
+    what, unit = said.unit, said.difference_unit
+    per_table = f"n = {n:,} deals per table"
+    panels = "a panel per table, " if diffs is not None and diffs["cell"].nunique() > 1 else ""
+    return {
+        "difference.png": (f"Each strategy's mean minus {baseline}'s on the same deals and seats, in {unit} "
+                           f"({panels}sorted); bars are 95% intervals{_hidden(diffs, 'difference', True)} over "
+                           f"{per_table}; filled markers: decisive (the interval excludes zero)."),
+        "comparison.png": (f"Each strategy's mean {what}, a row per table (never pooled over tables); bars are 95% "
+                           f"intervals{_hidden(means, 'mean', False)} over {per_table}."),
+        "match-wins.png": ("Share of matches each strategy won (ties shared), with 95% intervals over deals; "
+                           f"{per_table}."),
+        "donkey.png": (f"Share of matches that ended with the strategy's seat as the donkey (E-Z-E-L), with 95% "
+                       f"intervals over deals; {per_table}."),
+        "loss-causes.png": ("Share of rounds each strategy lost, split by cause: last to copy (Z5) and tempo "
+                            f"faults (Z6), with 95% intervals; {per_table}."),
+        "sweep.png": (f"Paired difference to {baseline} along each swept parameter, one line per swept strategy, "
+                      f"bands are 95% intervals; {per_table}."),
+        "head-to-head.png": ("Share of deals on which the row strategy beats the column strategy at their table "
+                             f"(ties count half), with its 95% interval; {per_table}."),
+        "first-signal.png": ("How many turns pass before the first signal: per table, the share of its rounds "
+                             "with a signal that had one by each turn (a step up at each turn where some did); "
+                             f"{per_table}."),
+        "distribution.png": (f"How the {what} is spread, per strategy over all its tables: where 0 is common (a "
+                             "seat that went out), its share at left and the spread of the values above 0 at right "
+                             f"(each the share of seat rows); {per_table}."),
+        "hand-length.png": ("Tricks per hand, the share of hands at each length. A hand's length belongs to its "
+                            f"whole table, so it is drawn per table (its strategies named); {per_table}."),
+        "seat-means.png": ("How often each strategy's seat took the played cards per game, and for which reason: "
+                           "a wrong word, a hesitation over the limit, a false slap (E9), the last slap at a tie "
+                           f"(E8); bars are 95% intervals over deals; {per_table}."),
+        "game-length.png": ("Turns per game (every card flipped is a turn), the share of games at each length. A "
+                            "game's length belongs to its whole table, so it is drawn per table (its strategies "
+                            f"named), or per player count where there are many tables; {per_table}."),
+    }

@@ -1,0 +1,128 @@
+"""An experiment's report as tables and figures, one call away for notebooks:
+`summary(results)` (every table, by title, numbers unformatted with their n) and
+`figures_for(results)` (the matplotlib figures, by file name). Everything is read off the run's
+statistics, so time and memory do not depend on the number of hands."""
+
+import matplotlib.pyplot as plt
+import pandas as pd
+
+from simkit import games
+from simkit.experiments.report import figures as drawn
+from simkit.experiments.report import tables
+from simkit.experiments.statistics import Statistics
+from simkit.reports import figures
+from simkit.strategies import registry
+from simkit.strategies.spec import split
+
+
+def _stats(results) -> Statistics:
+    """Statistics, from a run's Results (experiments.run) or as they are."""
+    return results.stats if hasattr(results, "stats") else results
+
+
+def summary(results, baseline: str = "lowest") -> dict[str, pd.DataFrame]:
+    """Every statistics table of the report, by title (numbers unformatted, each with its n)."""
+    stats = _stats(results)
+    value = tables.measure(stats)
+    said = tables.words(stats)
+    out = {said.title: tables.strategy_means(stats)}
+    if value == "penalty":
+        out["Went out / held the ass at the end"] = tables.shares(stats)
+    elif value == "total":
+        out["Match wins"] = _mixed(tables.win_rates(stats))
+    elif value == "lost":
+        if "donkey" in stats.layout.seat_measures:
+            out["Became the donkey (E-Z-E-L)"] = _mixed(tables.donkey_rates(stats))
+        out["Rounds lost by cause"] = tables.loss_causes(stats)
+        out["How rounds end"] = tables.round_outcomes(stats)
+        out["Turn of the first signal"] = tables.first_signal(stats)
+    if stats.layout.measures.means:
+        out["Per strategy and game (means)"] = tables.seat_means(stats)
+    if stats.layout.measures.table_means:
+        out["Per table and game"] = tables.table_summary(stats)
+    out[f"Paired difference to {baseline} (same deal, same seat; negative = {said.fewer})"] = \
+        tables.paired_differences(stats, baseline)
+    sweep = any(c["sweep"] for c in stats.layout.cells)
+    pairs = tables.pairwise(stats) if not sweep else pd.DataFrame()
+    if len(pairs) and len(stats.layout.cells) > 1:  # a tournament: every cell another pairing
+        out["Head to head (tournament)"] = pairs
+    if sweep:
+        out["Parameter sweep"] = tables.sweep_curves(stats, baseline)
+    out["Seat position effect"] = tables.seat_effect(stats)
+    return out
+
+
+def _mixed(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows of tables with several strategies: at a table of one, each seat's share of the
+    match wins or donkeys is one in the number of players by construction."""
+    if not len(frame):
+        return frame
+    return frame[frame.groupby("cell")["strategy"].transform("nunique") > 1].reset_index(drop=True)
+
+
+def marked(game: str, frame: pd.DataFrame) -> pd.DataFrame:
+    """A table as the report shows it: a ceiling's label marked (registry.marked)."""
+    out = frame.copy()
+    for column in ("strategy", "opponent"):
+        if column in out.columns:
+            out[column] = [registry.marked(game, v) for v in out[column]]
+    if "strategies" in out.columns:  # a lineup as one text
+        out["strategies"] = [marked_lineup(game, v) for v in out["strategies"]]
+    return out
+
+
+def marked_lineup(game: str, text: str) -> str:
+    return registry.marked_text(game, text, [str(s) for s in split(text)])
+
+
+def figures_for(results, stats_tables: dict[str, pd.DataFrame] | None = None,
+                baseline: str = "lowest", game: str = games.DEFAULT) -> dict[str, plt.Figure]:
+    """The report's matplotlib figures by file name (close them when done); `game` marks a
+    ceiling's label in the figures that draw from the statistics themselves."""
+    stats = _stats(results)
+    found = stats_tables or summary(stats, baseline)
+    value = tables.measure(stats)
+    said = tables.words(stats)
+    means = found[title_of(found)]  # a row per table: never pooled over tables
+    out = {}
+    diffs = paired_table(found)
+    if diffs is not None and len(diffs):  # the main answer first
+        out["difference.png"] = figures.forest(diffs, said.difference_unit, bool(said.share_of), baseline,
+                                               stats.layout.cells)
+    out["comparison.png"] = figures.strategy_comparison(means, said.unit)
+    if "Match wins" in found:
+        out["match-wins.png"] = figures.shares(found["Match wins"], "win", "low", "high",
+                                               "share of matches won (ties shared; 95% interval over deals)")
+    if "Became the donkey (E-Z-E-L)" in found:
+        out["donkey.png"] = figures.shares(found["Became the donkey (E-Z-E-L)"], "donkey", "donkey_low", "donkey_high",
+                                           "share of matches ending as the donkey (95% interval over deals)")
+    if "Rounds lost by cause" in found:
+        out["loss-causes.png"] = drawn.loss_causes(found["Rounds lost by cause"])
+    if "Parameter sweep" in found and len(found["Parameter sweep"]):
+        out["sweep.png"] = figures.sweep_curves(found["Parameter sweep"], bool(said.share_of))
+    if "Head to head (tournament)" in found:
+        out["head-to-head.png"] = figures.pairwise_heatmap(found["Head to head (tournament)"])
+    if stats.layout.measures.table_histogram == "first_signal":
+        out["first-signal.png"] = drawn.first_signal_turns(stats)
+    elif not said.share_of:
+        out["distribution.png"] = drawn.distributions(stats, value, lambda name: registry.marked(game, name))
+    if stats.layout.measures.table_histogram == "tricks":
+        out["hand-length.png"] = drawn.hand_lengths(stats, lambda text: marked_lineup(game, text))
+    if "Per strategy and game (means)" in found:
+        means = found["Per strategy and game (means)"]
+        counted = [m for m, _ in stats.layout.measures.means]
+        out["seat-means.png"] = figures.seat_means(means, counted, "times per game and seat")
+    if stats.layout.measures.table_histogram == "turns":
+        out["game-length.png"] = drawn.hand_lengths(stats, lambda text: marked_lineup(game, text),
+                                                      "turns per game", log=True)
+    return out
+
+
+def paired_table(found: dict[str, pd.DataFrame]) -> pd.DataFrame | None:
+    """The report's table of paired differences to the baseline, if it has one."""
+    return next((frame for title, frame in found.items() if title.startswith("Paired difference")), None)
+
+
+def title_of(found: dict[str, pd.DataFrame]) -> str:
+    """The main table's title: the first of the report's tables (`summary`)."""
+    return next(iter(found))

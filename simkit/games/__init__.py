@@ -1,0 +1,203 @@
+"""What a game is, in one place (in the spirit of OpenSpiel's GameType and GameInfo): its name and
+title, its unit of play, its players, rule and model options with their defaults and checks, its
+match modes, default strategy and baseline, the measures its results have, its strategies, and
+the hooks through which the command line, the runner, the report and the trace files play it.
+
+Each game is one folder under simkit/ whose `game.py` defines `GAME`, a `Game`; it is registered
+by one line in `REGISTERED` below (or, from an installed package, by an entry point in the group
+`simkit.games` naming its `GAME`). Nothing else in simkit names a game: the command line, the
+registry of strategies, the runner and the report all ask `get(name)`. A game's description
+imports only its rules; its engine is imported (and compiled) when it is first played.
+"""
+
+import functools
+import importlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from simkit.core.errors import SimkitError
+
+REGISTERED = {  # name -> module holding its GAME: the one registration a game needs
+    "whos-the-ass": "simkit.games.whos_the_ass.game",
+    "ezelen": "simkit.games.ezelen.game",
+    "eigenwijs": "simkit.games.eigenwijs.game",
+}
+DEFAULT = "whos-the-ass"  # the game a command plays when none is named
+ENTRY_POINT_GROUP = "simkit.games"
+
+
+@dataclass(frozen=True)
+class Words:
+    """How a report writes a game's main measure, in the game's own words (the report's code
+    names no game's measures)."""
+
+    title: str            # the main table's title: "Mean penalty per strategy"
+    unit: str             # what a mean of it is in: "penalty points per hand and seat"
+    fewer: str            # what a negative difference means: "fewer points"
+    share_of: str = ""    # a share (Ezelen's rounds lost): what of ("rounds"); "" where it is a mean
+    difference: str = ""  # what a difference is in, where not `unit`: "percentage points of rounds lost"
+
+    @property
+    def difference_unit(self) -> str:
+        return self.difference or self.unit
+
+
+@dataclass(frozen=True)
+class Measures:
+    """What a run's statistics count of a game in one match mode (experiments/statistics.py).
+
+    Seat rows (a seat in a hand, round or match) and table rows (a hand or round of a table) each
+    carry small-integer measures; the first of each counts rows. `main` is the seat measure the
+    report compares strategies by (lower is better), `scale` what its sum is divided by (match
+    wins are counted in 1/27720ths, so a win shared by up to 12 is still a whole number)."""
+
+    seat: tuple[str, ...]
+    table: tuple[str, ...]
+    main: str
+    per: str = "rows"                  # the seat measure `main` is a mean per
+    seat_histogram: str | None = None  # a seat measure whose distribution the report draws
+    table_histogram: str | None = None
+    scale: dict = field(default_factory=dict)
+    many_rows: bool = False            # a deal holds many rows (an Ezelen match's rounds)
+    shares: tuple[tuple[str, str], ...] = ()        # seat shares the report gives: (counted, out of)
+    table_shares: tuple[tuple[str, str], ...] = ()  # and table shares (every game's head to head added)
+    means: tuple[tuple[str, str], ...] = ()         # seat means the report gives: (summed, per)
+    table_means: tuple[tuple[str, str], ...] = ()   # and table means
+    words: Words | None = None                      # how the report writes `main` (None: from its name)
+
+    def said(self) -> Words:
+        """The main measure's words: the game's own, else plain ones made of its name."""
+        return self.words or Words(f"Mean {self.main} per strategy", f"{self.main} per {self.per}",
+                                   f"less {self.main}")
+
+
+@dataclass(frozen=True)
+class Objective:
+    """What `simkit tune` optimises in one match mode: a whole number per deal and seat (so that
+    sums over deals are exact and any split of the deals gives the same totals), its meaning once
+    divided by `scale`, and its direction."""
+
+    label: str                 # "penalty points per hand", "share of rounds lost"
+    lower: bool                # lower is better
+    value: Callable[[dict, int], "object"]  # (a seating's arrays, seat) -> an integer array, one per deal
+    scale: int = 1             # what one counts in (a match win shared by k: scale / k)
+    share: bool = False        # a share (shown as a percentage) rather than a mean
+
+
+REPLAY = ("replays", "beats2")  # table measures of every deal's replay (the runner's): a count, and
+#                                 2 x (a beats b) + (a ties b)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What `simulate` found, for printing: a table per seat, lines beneath it, and the speed."""
+
+    unit: str              # what was counted: "hands", "rounds", "matches"
+    seats: pd.DataFrame    # a row per seat
+    lines: tuple[str, ...]
+    speed: str             # "1,234,567 hands/s"
+    seconds: float         # the time the batch took (the engine compiled beforehand)
+
+
+@dataclass(frozen=True)
+class Option:
+    """A command-line shorthand for a rule option: `flag` sets rule `rule` (e.g. --ass-joker)."""
+
+    flag: str
+    rule: str
+    help: str
+
+
+def _same_arrays(played: dict, r: int) -> dict:
+    return {k: v[r] for k, v in played.items()}
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game: what it is, then how each part of simkit plays it."""
+
+    # what it is
+    name: str                          # as written in specs, traces and --game
+    title: str                         # as written for people
+    deal: str                          # the unit of play: one trace record, one --hands ("hand", "round")
+    players: tuple[int, int]           # fewest and most players
+    check_players: Callable[[int], None]
+    rules: dict                        # rule options and their defaults
+    check_rules: Callable[[dict], dict]  # (options, values as given or as text) -> every option in force
+    match_modes: tuple[str, ...]       # a spec's [match] modes; "single" (one deal per row group) first
+    counted_modes: tuple[str, ...]     # the modes set by a whole number of the same name ([match] hands = 5)
+    default_strategy: str              # every seat's strategy when none is given
+    default_baseline: str              # what an experiment compares with when its spec names none
+    strategies: str                    # the module whose import registers the built-in strategies
+    seats_for: Callable[[list, int], list]  # (strategy specs, players) -> the seats
+    measures: Callable[[str], Measures]     # (match mode) -> what the statistics count
+    rule_flags: tuple[Option, ...] = ()
+    model: dict = field(default_factory=dict)  # model option -> default (a model of the players, M8)
+    check_model: Callable[..., dict] | None = None  # (values, players, where) -> checked values
+
+    # how an experiment plays it (simkit.experiments)
+    play: Callable[..., dict] | None = None  # (seatings, count, first, spec, cells, tally, rows) -> the engine's
+    #                                          arrays, a seating each along their first axis
+    seating: Callable[[dict, int], dict] = _same_arrays  # (played, r) -> seating r's arrays
+    measured: Callable[..., object] | None = None  # (played, players, first) -> a row per deal and seat (Arrow)
+    extra_keys: tuple[str, ...] = ()   # spec keys only this game has
+    model_names: tuple[str, ...] = ()  # per-seat model values a sweep may set for one strategy's seats
+    seat_config: Callable[..., dict] | None = None  # (spec, cell, seats) -> a column per seat
+    meta: Callable[..., dict] | None = None         # (spec) -> more for meta.json
+
+    # the command line's other commands, and trace files (simkit.games.traces)
+    simulate: Callable[..., Summary] | None = None  # (seats, count, seed, rules, model, matches, chunks, progress)
+    matches: str = ""                  # what --matches plays in `simulate` ("": the game has no such mode)
+    traces: Callable[..., Iterable[dict]] | None = None  # (seats, count, seed, rules, model) -> records
+    traced: Callable[[int, dict | None], str] = lambda count, last: ""  # more words for `trace`'s last line
+    picks: Callable[..., bool] = lambda record, i, number, match: number in (None, i)  # `show`'s choice
+    show: Callable[[dict], str] | None = None      # a record for a person
+    checker: Callable[[], Callable[[dict], None]] | None = None  # a record's check (raises ValueError)
+    bench: str = ""                    # module with run_bench(players, deals, reference, echo, load_seconds)
+    bench_players: str = ""            # player counts `simkit bench` measures by default
+    reference_deals: int = 0           # deals the bench plays on the slow reference engine
+    strength: Callable[..., pd.DataFrame] | None = None  # `simkit strength`'s table, where the game has one
+    objective: Callable[[str], Objective] | None = None  # (match mode) -> what `simkit tune` optimises
+
+    def unit(self, mode: str = "single") -> str:
+        """What one deal of an experiment in match mode `mode` is, in the plural ("hands", "matches")."""
+        return f"{self.deal}s" if mode == "single" else "matches"
+
+
+def names() -> tuple[str, ...]:
+    """Every registered game: the built-in ones, then those of installed packages."""
+    return tuple(_registered())
+
+
+@functools.cache
+def _registered() -> dict[str, str]:
+    from importlib.metadata import entry_points
+
+    found = dict(REGISTERED)
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        found.setdefault(ep.name, ep.value)
+    return found
+
+
+def deal_columns() -> tuple[str, ...]:
+    """The column that names a deal in a run's rows, in the order to look for it: a match (its
+    hands or rounds belong together), else each game's unit of play ("hand", "round", "game")."""
+    return ("match",) + tuple(dict.fromkeys(get(name).deal for name in names()))
+
+
+@functools.cache
+def get(name: str) -> Game:
+    """The game called `name`; an unknown one is a one-line error naming the known ones."""
+    where = _registered().get(name) if isinstance(name, str) else None
+    if where is None:
+        raise SimkitError(f"unknown game {name!r} (known: {', '.join(names())})")
+    module, _, attribute = where.partition(":")
+    try:
+        game = getattr(importlib.import_module(module), attribute or "GAME")
+    except (ImportError, AttributeError) as e:
+        raise SimkitError(f"game {name!r} fails to load from {where}: {e}") from None
+    if not isinstance(game, Game) or game.name != name:
+        raise SimkitError(f"{where} does not describe the game {name!r} (a simkit.games.Game named so)")
+    return game
