@@ -79,6 +79,8 @@ def broken(hand, view, params, rng)
     (HEADER + """
 raise RuntimeError("boom")
 """, "my.py, line 6: RuntimeError: boom"),
+    ("from simkit.whos_the_ass.strategy import strategy\n",  # a module simkit had before its layers: where it went
+     "No module named 'simkit.whos_the_ass' (a game's modules are in simkit.games.<game>"),
     (HEADER + """
 @strategy("lowest", "a second lowest")
 def lowest(hand, view, params, rng):

@@ -3,11 +3,12 @@ title, its unit of play, its players, rule and model options with their defaults
 match modes, default strategy and baseline, the measures its results have, its strategies, and
 the hooks through which the command line, the runner, the report and the trace files play it.
 
-Each game is one folder under simkit/ whose `game.py` defines `GAME`, a `Game`; it is registered
-by one line in `REGISTERED` below (or, from an installed package, by an entry point in the group
-`simkit.games` naming its `GAME`). Nothing else in simkit names a game: the command line, the
-registry of strategies, the runner and the report all ask `get(name)`. A game's description
-imports only its rules; its engine is imported (and compiled) when it is first played.
+Each game is one folder under simkit/games/ whose `game.py` defines `GAME`, a `Game`; it is
+registered by one line in `REGISTERED` below (or, from an installed package, by an entry point in
+the group `simkit.games` naming its `GAME`; or from Python by `register`). Nothing else in simkit
+names a game: the command line, the registry of strategies, the runner and the report all ask
+`get(name)`. A game's description imports only its rules; its engine is imported (and compiled)
+when it is first played.
 """
 
 import functools
@@ -30,18 +31,33 @@ ENTRY_POINT_GROUP = "simkit.games"
 
 @dataclass(frozen=True)
 class Words:
-    """How a report writes a game's main measure, in the game's own words (the report's code
-    names no game's measures)."""
+    """How a report writes a game's measures, in the game's own words (the report's code names no
+    game's measures): its main measure, its unit of play, and what the figures of its other
+    measures show (where those are "", the report's plain words, or no such figure)."""
 
     title: str            # the main table's title: "Mean penalty per strategy"
     unit: str             # what a mean of it is in: "penalty points per hand and seat"
     fewer: str            # what a negative difference means: "fewer points"
     share_of: str = ""    # a share (Ezelen's rounds lost): what of ("rounds"); "" where it is a mean
     difference: str = ""  # what a difference is in, where not `unit`: "percentage points of rounds lost"
+    deal: str = "deal"    # the unit of play, as the report names it: "hand", "round", "game"
+    dealt: str = "cards"  # what a deal's seats and rotations share: its "cards" (a dice game's "dice")
+    zero: str = ""        # what a main measure of 0 is, in its distribution's caption: "a seat that went out"
+    means: str = ""       # what the figure of the seat means (Measures.means) shows: "How often each ..."
+    length: str = ""      # what the figure of the table histogram's values per deal shows ("": none drawn)
+    logarithmic: bool = False  # that figure's values on a logarithmic axis (lengths over a decade or two)
 
     @property
     def difference_unit(self) -> str:
         return self.difference or self.unit
+
+    @property
+    def fewest(self) -> str:
+        """The lowest mean, as the report's short answer names it: `fewer` made a superlative
+        ("fewer points" -> "fewest points")."""
+        first, _, rest = self.fewer.partition(" ")
+        most = {"fewer": "fewest", "less": "least", "lower": "lowest"}.get(first)
+        return f"{most} {rest}" if most else f"the lowest mean ({self.fewer})"
 
 
 @dataclass(frozen=True)
@@ -179,6 +195,26 @@ def _registered() -> dict[str, str]:
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         found.setdefault(ep.name, ep.value)
     return found
+
+
+def register(name: str, where: str) -> None:
+    """Register the game `name` from Python: `where` is "module" or "module:ATTRIBUTE" holding its
+    Game (default attribute GAME), as in REGISTERED; it is loaded when first asked for."""
+    if not isinstance(name, str) or not name or not isinstance(where, str) or not where:
+        raise SimkitError(f"a game is registered by its name and the module holding it, got {name!r}, {where!r}")
+    known = _registered().get(name)
+    if known is not None and known != where:
+        raise SimkitError(f"the game {name!r} is already registered, from {known}")
+    _registered()[name] = where  # the cached table of every registered game, added to
+    get.cache_clear()
+
+
+def unregister(name: str) -> None:
+    """Forget a game `register` added (a test's, a notebook's); the built-in ones stay."""
+    if name in REGISTERED or name not in _registered():
+        raise SimkitError(f"{name!r} is not a game registered from Python")
+    del _registered()[name]
+    get.cache_clear()
 
 
 def deal_columns() -> tuple[str, ...]:

@@ -86,7 +86,11 @@ def _reported(e: Exception, path: str, file: Path, resolved: Path, limit: float)
         return SimkitError(f"strategy file {path}, line {e.lineno}: syntax error: {e.msg}")
     if isinstance(e, NumbaError):
         return SimkitError(f"strategy file {path}: {_first_line(e)}")
-    return SimkitError(f"strategy file {path}{_user_line(e, resolved)}: {type(e).__name__}: {_first_line(e)}")
+    moved = ""
+    if isinstance(e, ModuleNotFoundError) and (e.name or "").startswith("simkit."):  # a module before the layers
+        moved = (" (a game's modules are in simkit.games.<game>, the strategies' registry in simkit.strategies, "
+                 "randomness in simkit.core.rng: docs/strategy-api.md)")
+    return SimkitError(f"strategy file {path}{_user_line(e, resolved)}: {type(e).__name__}: {_first_line(e)}{moved}")
 
 
 def _first_line(e: Exception) -> str:

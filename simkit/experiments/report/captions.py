@@ -18,11 +18,12 @@ def _hidden(frame: pd.DataFrame | None, column: str, zero: bool) -> str:
 
 def captions(said: Words, n: int, diffs: pd.DataFrame | None, baseline: str,
              means: pd.DataFrame | None = None) -> dict[str, str]:
-    """A caption for every figure file name the report can draw: `said` the main measure's words, `n`
+    """A caption for every figure file name the report can draw: `said` the game's words, `n`
     the deals per table, `diffs` the paired differences to `baseline` (None: there are none),
     `means` the strategies' means."""
     what, unit = said.unit, said.difference_unit
     per_table = f"n = {n:,} deals per table"
+    means_shown = said.means or f"Each strategy's seat means per {said.deal} and seat, a marker per measure"
     panels = "a panel per table, " if diffs is not None and diffs["cell"].nunique() > 1 else ""
     return {
         "difference.png": (f"Each strategy's mean minus {baseline}'s on the same deals and seats, in {unit} "
@@ -43,15 +44,14 @@ def captions(said: Words, n: int, diffs: pd.DataFrame | None, baseline: str,
         "first-signal.png": ("How many turns pass before the first signal: per table, the share of its rounds "
                              "with a signal that had one by each turn (a step up at each turn where some did); "
                              f"{per_table}."),
-        "distribution.png": (f"How the {what} is spread, per strategy over all its tables: where 0 is common (a "
-                             "seat that went out), its share at left and the spread of the values above 0 at right "
-                             f"(each the share of seat rows); {per_table}."),
-        "hand-length.png": ("Tricks per hand, the share of hands at each length. A hand's length belongs to its "
-                            f"whole table, so it is drawn per table (its strategies named); {per_table}."),
-        "seat-means.png": ("How often each strategy's seat took the played cards per game, and for which reason: "
-                           "a wrong word, a hesitation over the limit, a false slap (E9), the last slap at a tie "
-                           f"(E8); bars are 95% intervals over deals; {per_table}."),
-        "game-length.png": ("Turns per game (every card flipped is a turn), the share of games at each length. A "
-                            "game's length belongs to its whole table, so it is drawn per table (its strategies "
-                            f"named), or per player count where there are many tables; {per_table}."),
+        "distribution.png": (f"How the {what} is spread, per strategy over all its tables: where 0 is common"
+                             f"{f' ({said.zero})' if said.zero else ''}, its share at left and the spread of the "
+                             f"values above 0 at right (each the share of seat rows); {per_table}."),
+        "seat-means.png": f"{means_shown}; bars are 95% intervals over deals; {per_table}.",
+        **({length_figure(said): f"{said.length}; {per_table}."} if said.length else {}),
     }
+
+
+def length_figure(said: Words) -> str:
+    """The file of the figure of a game's table histogram, its values per deal ("hand-length.png")."""
+    return f"{said.deal}-length.png"

@@ -13,7 +13,6 @@ def findings(stats: dict[str, pd.DataFrame], baseline: str, said: Words) -> list
     lines = []
     means = stats[title_of(stats)]
     noun = said.share_of
-    unit = said.unit if noun else "per hand and seat"
     pairs = stats.get("Head to head (tournament)")
     if pairs is not None:  # each cell is another pairing: rank by head-to-head results instead
         for players, group in pairs.groupby("players"):
@@ -28,7 +27,7 @@ def findings(stats: dict[str, pd.DataFrame], baseline: str, said: Words) -> list
     if mixed.any():  # a table of one strategy says nothing about which is better
         means = means[mixed]
     donkey = stats.get("Became the donkey (E-Z-E-L)")
-    if unit != "per hand and seat" and 0 < means["cell"].nunique() <= 6 and "Parameter sweep" not in stats:
+    if noun and 0 < means["cell"].nunique() <= 6 and "Parameter sweep" not in stats:
         for cell, group in means.groupby("cell"):  # Ezelen, a few tables: each ranked
             ranked = group.sort_values("mean")
             text = ", ".join(f"{r.strategy} {notation.percent(r.mean, r.ci95)}" for r in ranked.itertuples())
@@ -42,9 +41,9 @@ def findings(stats: dict[str, pd.DataFrame], baseline: str, said: Words) -> list
     for players, group in means.groupby("players"):
         best = group.loc[group["mean"].idxmin()]
         where = f" (cell {best['cell']})" if group["cell"].nunique() > 1 else ""
-        if unit == "per hand and seat":
-            lines.append(f"{players} players: fewest points for {best['strategy']}{where}, "
-                         f"{best['mean']:.2f} ± {best['ci95']:.2f} per hand and seat.")
+        if not noun:
+            lines.append(f"{players} players: {said.fewest} for {best['strategy']}{where}, "
+                         f"{best['mean']:.2f} ± {best['ci95']:.2f} per {said.deal} and seat.")
         else:
             lines.append(f"{players} players: fewest {noun} lost by {best['strategy']}{where}, "
                          f"{notation.percent(best['mean'], best['ci95'])}.")
@@ -54,7 +53,7 @@ def findings(stats: dict[str, pd.DataFrame], baseline: str, said: Words) -> list
         worse = diffs[diffs["decisive"] & (diffs["difference"] > 0)]
         lines.append(f"Against {baseline} on the same deals: {len(better)} of {len(diffs)} comparisons decisively "
                      f"better, {len(worse)} decisively worse, {len(diffs) - len(better) - len(worse)} undecided"
-                     + (f" ({_named(diffs, better, worse, unit != 'per hand and seat')})." if len(diffs) <= 8 else "."))
+                     + (f" ({_named(diffs, better, worse, bool(noun))})." if len(diffs) <= 8 else "."))
     sweep = stats.get("Parameter sweep")
     if sweep is not None and len(sweep):
         for (param, players, strategy), curve in sweep.groupby(["parameter", "players", "strategy"]):
@@ -66,7 +65,7 @@ def findings(stats: dict[str, pd.DataFrame], baseline: str, said: Words) -> list
             tie = (f"; intervals overlapping it: {', '.join(f'{v:g}' for v in rivals['value'])}" if len(rivals)
                    else "; no other value's interval overlaps it")
             amount = (notation.percent(best["estimate"], best["ci95"], sign=best["measure"].startswith("difference"))
-                      if unit != "per hand and seat" else notation.difference(best["estimate"], best["ci95"]))
+                      if noun else notation.difference(best["estimate"], best["ci95"]))
             lines.append(f"{strategy}, {players} players: best at {param} = {best['value']:g} "
                          f"({best['measure']} {amount}){tie}.")
     return lines

@@ -104,7 +104,7 @@ def _over_deals(table: pd.DataFrame, by: list[str], value) -> pd.DataFrame:
 
 def _share_over_deals(table: pd.DataFrame, by: list[str], flag, name: str) -> pd.DataFrame:
     """A share over the rows of each group, with its 95% interval over deals (a deal's rows share
-    its cards): Wilson's for the effective number of trials (reports.stats.share_interval)."""
+    its cards): Wilson's for the effective number of trials (stats.intervals.share_interval)."""
     group, sums, counts, values = _deal_means(table, by, flag)
     present, share, half, n = _ratio(group, sums, counts)
     out = _decode(present, values, by)
@@ -197,7 +197,7 @@ def pairwise(table: pd.DataFrame, value: str) -> pd.DataFrame:
             continue
         a, b = names
         strategy = group["strategy"].astype(str)
-        if value == "total":  # each side's wins per seat over the matches, a's part of the two
+        if value == "total" and "win" in group.columns:  # each side's wins per seat over the matches, a's part
             per = group.groupby([key, strategy])["win"].mean().unstack()
             n = len(per)
             p = float(per[a].sum() / (per[a].sum() + per[b].sum()))

@@ -9,7 +9,9 @@ import pandas as pd
 from simkit import games
 from simkit.experiments.report import figures as drawn
 from simkit.experiments.report import tables
+from simkit.experiments.report.captions import length_figure
 from simkit.experiments.statistics import Statistics
+from simkit.games import Words
 from simkit.reports import figures
 from simkit.strategies import registry
 from simkit.strategies.spec import split
@@ -23,23 +25,26 @@ def _stats(results) -> Statistics:
 def summary(results, baseline: str = "lowest") -> dict[str, pd.DataFrame]:
     """Every statistics table of the report, by title (numbers unformatted, each with its n)."""
     stats = _stats(results)
-    value = tables.measure(stats)
     said = tables.words(stats)
     out = {said.title: tables.strategy_means(stats)}
-    if value == "penalty":
+    seat, table = set(stats.layout.seat_measures), set(stats.layout.table_measures)
+    # a game's own sections, each where the game has the measures it reads (whatever its main measure is called)
+    if {"out", "ass"} <= seat:
         out["Went out / held the ass at the end"] = tables.shares(stats)
-    elif value == "total":
+    if "win" in seat:
         out["Match wins"] = _mixed(tables.win_rates(stats))
-    elif value == "lost":
-        if "donkey" in stats.layout.seat_measures:
-            out["Became the donkey (E-Z-E-L)"] = _mixed(tables.donkey_rates(stats))
+    if {"donkey", "matches"} <= seat:
+        out["Became the donkey (E-Z-E-L)"] = _mixed(tables.donkey_rates(stats))
+    if {"lost_last", "lost_tempo"} <= seat:
         out["Rounds lost by cause"] = tables.loss_causes(stats)
+    if {"last", "tempo", "tie", "stalled"} <= table:
         out["How rounds end"] = tables.round_outcomes(stats)
+    if {"signalled", "first_signal"} <= table:
         out["Turn of the first signal"] = tables.first_signal(stats)
     if stats.layout.measures.means:
-        out["Per strategy and game (means)"] = tables.seat_means(stats)
+        out[means_title(said)] = tables.seat_means(stats)
     if stats.layout.measures.table_means:
-        out["Per table and game"] = tables.table_summary(stats)
+        out[f"Per table and {said.deal}"] = tables.table_summary(stats)
     out[f"Paired difference to {baseline} (same deal, same seat; negative = {said.fewer})"] = \
         tables.paired_differences(stats, baseline)
     sweep = any(c["sweep"] for c in stats.layout.cells)
@@ -106,16 +111,20 @@ def figures_for(results, stats_tables: dict[str, pd.DataFrame] | None = None,
         out["first-signal.png"] = drawn.first_signal_turns(stats)
     elif not said.share_of:
         out["distribution.png"] = drawn.distributions(stats, value, lambda name: registry.marked(game, name))
-    if stats.layout.measures.table_histogram == "tricks":
-        out["hand-length.png"] = drawn.hand_lengths(stats, lambda text: marked_lineup(game, text))
-    if "Per strategy and game (means)" in found:
-        means = found["Per strategy and game (means)"]
+    if means_title(said) in found:
+        means = found[means_title(said)]
         counted = [m for m, _ in stats.layout.measures.means]
-        out["seat-means.png"] = figures.seat_means(means, counted, "times per game and seat")
-    if stats.layout.measures.table_histogram == "turns":
-        out["game-length.png"] = drawn.hand_lengths(stats, lambda text: marked_lineup(game, text),
-                                                      "turns per game", log=True)
+        out["seat-means.png"] = figures.seat_means(means, counted, f"times per {said.deal} and seat")
+    length = stats.layout.measures.table_histogram
+    if length is not None and said.length:  # the game says what its figure of the values per deal shows
+        out[length_figure(said)] = drawn.hand_lengths(stats, lambda text: marked_lineup(game, text),
+                                                      f"{length} per {said.deal}", log=said.logarithmic)
     return out
+
+
+def means_title(said: Words) -> str:
+    """The title of the table of the game's seat means (Measures.means)."""
+    return f"Per strategy and {said.deal} (means)"
 
 
 def paired_table(found: dict[str, pd.DataFrame]) -> pd.DataFrame | None:

@@ -74,7 +74,7 @@ def _header(stats: Statistics, meta: dict) -> str:
             f"(one per seat of each {game.deal}{'' if mode == 'single' else ' and match'}); seed "
             f"{meta.get('seed', '?')}. Every ± is a 95% interval over deals (a share's is the longer side of "
             "its interval, Wilson's for the effective number of trials), and n counts deals: a deal's seats and "
-            "rotations share its cards, so they are averaged first."
+            f"rotations share its {tables.words(stats).dealt}, so they are averaged first."
             + (f" Assumed: {meta['assumption']}." if meta.get("assumption") else ""))
 
 

@@ -50,7 +50,12 @@ def _measured(played: dict[str, np.ndarray], n: int, first: int) -> pa.Table:
 
 
 LOST = Words("Share of games lost per strategy", "share of games lost", "fewer games lost", "games",
-             "percentage points of games lost")
+             "percentage points of games lost", deal="game",
+             means="How often each strategy's seat took the played cards per game, and for which reason: a wrong "
+                   "word, a hesitation over the limit, a false slap (E9), the last slap at a tie (E8)",
+             length="Turns per game (every card flipped is a turn), the share of games at each length. A game's "
+                    "length belongs to its whole table, so it is drawn per table (its strategies named), or per "
+                    "player count where there are many tables", logarithmic=True)
 
 
 def _measures(mode: str) -> Measures:

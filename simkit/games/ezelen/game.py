@@ -76,7 +76,7 @@ def _measured(played: dict[str, np.ndarray], n: int, first: int) -> pa.Table:
 
 
 LOST = Words("Share of rounds lost per strategy", "share of rounds lost", "fewer rounds lost", "rounds",
-             "percentage points of rounds lost")
+             "percentage points of rounds lost", deal="round")
 
 
 def _measures(mode: str) -> Measures:

@@ -55,8 +55,12 @@ def _objective(mode: str) -> Objective:
     return Objective("share of matches won", False, won, WIN_SCALE, share=True)
 
 
-PENALTY = Words("Mean penalty per strategy", "penalty points per hand and seat", "fewer points")
-TOTAL = Words("Mean match total per strategy", "points per match and seat", "fewer points")
+PENALTY = Words("Mean penalty per strategy", "penalty points per hand and seat", "fewer points", deal="hand",
+                zero="a seat that went out",
+                length="Tricks per hand, the share of hands at each length. A hand's length belongs to its whole "
+                       "table, so it is drawn per table (its strategies named)")
+TOTAL = Words("Mean match total per strategy", "points per match and seat", "fewer points", deal="match",
+              zero="a seat that went out")
 
 
 def _measures(mode: str) -> Measures:
