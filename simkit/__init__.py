@@ -1,4 +1,4 @@
-"""simkit: Monte Carlo strategy analysis for Who's the Ass? and Ezelen."""
+"""simkit: Monte Carlo strategy analysis for Who's the Ass?, Ezelen and Eigenwijs (docs/architecture.md)."""
 
 from simkit.core.cache import configure as _configure_cache
 

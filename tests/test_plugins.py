@@ -148,3 +148,16 @@ def test_a_broken_installed_package_is_named(monkeypatch):
                         lambda group=None: [point] if group == registry.ENTRY_POINT_GROUP else [])
     with pytest.raises(Exception, match="installed package 'no_such_module_xyz'"):
         registry.available("whos-the-ass")
+
+
+def test_an_installed_package_of_simkit_before_its_layers_is_told_where_the_modules_went(monkeypatch):
+    import importlib.metadata
+
+    from simkit.strategies import registry
+
+    point = importlib.metadata.EntryPoint("old", "simkit.registry", registry.ENTRY_POINT_GROUP)
+    monkeypatch.setattr(importlib.metadata, "entry_points",
+                        lambda group=None: [point] if group == registry.ENTRY_POINT_GROUP else [])
+    monkeypatch.setattr(registry, "_ENTRY_POINTS_LOADED", [])
+    with pytest.raises(Exception, match="No module named 'simkit.registry' .*Moved modules"):
+        registry.available("whos-the-ass")

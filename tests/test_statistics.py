@@ -1,6 +1,6 @@
 """Same numbers: every built-in experiment, run small once with rows, gives from its statistics
 every table of the report — means, shares, paired differences, head to head, sweeps, seat effect,
-the Ezelen tables — equal to the same table computed from the rows (reports/rows.py), every
+the Ezelen tables — equal to the same table computed from the rows (experiments/report/rows.py), every
 interval included, to 1e-9 relative."""
 
 

@@ -5,7 +5,7 @@ import numpy as np
 from click.testing import CliRunner
 
 from simkit import games
-from simkit.cli import inputs as options
+from simkit.cli import inputs
 from simkit.games.ezelen import batch as ez_batch
 from simkit.games.ezelen.strength import strength_table as ezelen_table
 from simkit.games.whos_the_ass import batch
@@ -76,10 +76,10 @@ def test_ezelen_rounds_are_those_simulate_plays_with_the_rules_and_the_profile_m
     for k in range(3):  # rebuild both seats' rounds lost as `simkit simulate` plays them
         lineup = ["greedy"] * 3
         lineup[k] = "watcher"
-        run = options.play("ezelen", 3, 100, "7", ",".join(lineup), ("beat=1.5", "max_turns=60"), (), (), {})
+        run = inputs.play("ezelen", 3, 100, "7", ",".join(lineup), ("beat=1.5", "max_turns=60"), (), (), {})
         assert dict(run.seats[k].model) == {"attention": 1.5, "reaction_median": 0.5}
         lost.append(ez_batch.play(run.seats, 100, run.seed, run.rules, run.model, first=100 * k).loser == k)
-        everyone = options.play("ezelen", 3, 100, "7", "greedy", ("beat=1.5", "max_turns=60"), (), (), {})
+        everyone = inputs.play("ezelen", 3, 100, "7", "greedy", ("beat=1.5", "max_turns=60"), (), (), {})
         base.append(ez_batch.play(everyone.seats, 100, 7, everyone.rules, first=100 * k).loser == k)
     mine, theirs = np.concatenate(lost), np.concatenate(base)
     assert table.loc["watcher", "share of rounds lost"] == mine.mean()

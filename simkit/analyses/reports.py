@@ -7,26 +7,39 @@ from pathlib import Path
 from simkit.core.errors import SimkitError
 
 
+def kind_of(folder: Path) -> str:
+    """The kind of run whose record `folder` holds: "grading", "tuning", "field" or "experiment"."""
+    from simkit.analyses.field.record import is_field
+    from simkit.analyses.grading.record import is_grading
+    from simkit.analyses.tune.record import is_tuning
+    from simkit.experiments.report.write import is_experiment
+
+    for kind, holds in (("grading", is_grading), ("tuning", is_tuning), ("field", is_field),
+                        ("experiment", is_experiment)):
+        if holds(folder):
+            return kind
+    raise SimkitError(f"{folder} holds no stats.parquet (run `simkit run` first), nor the record of a tuning, "
+                      "a field or a grading")
+
+
 def make_report(folder: str, baseline: str | None = None) -> Path:
     """Write the report of the run in `folder` (report.md, report.html and its figures); returns
     the HTML's path. `baseline`: an experiment's paired differences to another of its strategies."""
     out = Path(folder)
     if not out.is_dir():
         raise SimkitError(f"{folder} is not a folder (give one that `simkit run`, `tune`, `field` or `grade` wrote)")
-    from simkit.analyses.grading.record import is_grading
-
-    if is_grading(out):
+    kind = kind_of(out)
+    if kind == "grading":
         from simkit.analyses.grading.report import make_grading_report
 
         return make_grading_report(folder)
-    from simkit.analyses.tune.report import is_tuning, make_tuning_report
+    if kind == "tuning":
+        from simkit.analyses.tune.report import make_tuning_report
 
-    if is_tuning(out):
         return make_tuning_report(folder)
-    from simkit.analyses.field.report import is_field, make_field_report
-
-    if is_field(out):  # the analysis redone from the stored payoff table, then its report
+    if kind == "field":  # the analysis redone from the stored payoff table, then its report
         from simkit.analyses.field.analysis import analyse
+        from simkit.analyses.field.report import make_field_report
 
         analyse(out)
         return make_field_report(folder)

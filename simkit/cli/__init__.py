@@ -1,8 +1,9 @@
 """The `simkit` command: a module per family of commands, each command a thin layer over the
 Python API (parse, call, print). Bad input is one line and exit code 2.
 
-Every game-specific word comes from the game's description (simkit.games): its name, its unit of
-play, its rule shorthands, its default strategy, what `simulate`, `trace` and `bench` do with it.
+What a command plays comes from the game's description (simkit.games): its name, its unit of
+play, its rule shorthands, its default strategy, what `simulate`, `trace` and `bench` do with it
+(the help texts still name the built-in games in their examples).
 """
 
 import os
@@ -11,9 +12,8 @@ import sys
 import click
 
 from simkit.cli import analyses, bench, grade, play, run, strength
+from simkit.cli.options import EXIT_BAD_INPUT
 from simkit.core.errors import SimkitError
-
-EXIT_BAD_INPUT = 2
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 120})

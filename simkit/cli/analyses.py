@@ -6,9 +6,10 @@ import sys
 
 import click
 
-from simkit.cli import inputs
-from simkit.cli.options import check_dask, dask_opts, engine_threads_opt, progress, set_threads, strategy_file_opt
+from simkit.cli.options import dask_opts, engine_threads_opt, progress, set_threads, strategy_file_opt
 from simkit.core.errors import check_count
+from simkit.experiments.executors import check_where
+from simkit.strategies.plugins import load_strategy_files
 
 
 @click.command(short_help="Find the best setting of a strategy: race candidates on shared deals.")
@@ -69,11 +70,11 @@ def _long_run(load, spec_file: str, out: str | None, strategy_files, count: tupl
               threads) -> tuple:
     """A tuning's or a field's spec loaded and its options checked, before anything is written:
     (the spec, its folder, what it counts)."""
-    inputs.load_files(strategy_files)
+    load_strategy_files(strategy_files)
     spec = load(spec_file)
     if count[0] is not None:
         check_count(*count)
-    check_dask(workers, scheduler)
+    check_where(workers, scheduler)
     set_threads(threads)
     return spec, out or os.path.join("runs", spec.name), spec.game.unit(spec.table.match["mode"])
 

@@ -8,6 +8,7 @@ from simkit.cli import inputs
 from simkit.cli.options import each_game, strategy_file_opt
 from simkit.core import sizes
 from simkit.core.errors import SimkitError, check_count
+from simkit.strategies.plugins import load_strategy_files
 
 
 @click.command(short_help="Measure the engines and the runner (per second).")
@@ -74,7 +75,7 @@ def bench(names, hands, reference_hands, player_list, strategy_hands, runner_spe
         specs = [load_spec(path) for path in runner_specs]
     elif runner_only:
         raise SimkitError("--runner-only needs --runner-hands above 0")
-    inputs.load_files(strategy_files)
+    load_strategy_files(strategy_files)
     from simkit.experiments.bench import runner_bench
     from simkit.games.speed import bench_game
 

@@ -73,13 +73,6 @@ def model(game: Game, pairs: tuple[str, ...], players: int) -> dict:
     return game.check_model(values, players, "--model")
 
 
-def load_files(files: tuple[str, ...]) -> None:
-    from simkit.strategies.plugins import load_strategy_file
-
-    for f in files:
-        load_strategy_file(f)
-
-
 # --- files read ---------------------------------------------------------------------------------------------------
 
 TEXT_PROBE = 1 << 16  # bytes of a file looked at to tell text from binary
@@ -151,10 +144,11 @@ def play(game: str, players: int, count: int, seed: str, strategies: str | None,
          model_pairs: tuple[str, ...], strategy_files: tuple[str, ...], flags: dict) -> Play:
     """The table, seed and options of `simulate` or `trace`, each checked once."""
     from simkit.core.rng import check_seed
+    from simkit.strategies.plugins import load_strategy_files
     from simkit.strategies.spec import split
 
     described = games.get(game)
-    load_files(strategy_files)
+    load_strategy_files(strategy_files)
     described.check_players(players)
     seats = described.seats_for(split(strategies or described.default_strategy), players)
     return Play(described, seats, rules(described, rule_pairs, flags), model(described, model_pairs, players),

@@ -1,6 +1,7 @@
 """The options several commands share, each defined once: the game, its table, seed, strategies,
 rules and model values, threads, users' strategy files, where a run plays (Dask), and the progress
-bar. Every game-specific word in a help text comes from the games' descriptions."""
+bar. The games' names, players, rule shorthands and default strategies in the help texts come from
+their descriptions."""
 
 import sys
 
@@ -8,8 +9,9 @@ import click
 import numba as nb
 
 from simkit import games
-from simkit.core.errors import SimkitError, check_count
-from simkit.experiments.executors import check_scheduler
+from simkit.core.errors import SimkitError
+
+EXIT_BAD_INPUT = 2  # the exit code of every bad input, after its one line
 
 
 def set_threads(threads: int | None) -> int:
@@ -68,15 +70,6 @@ def dask_opts(f):
     f = click.option("--scheduler", type=str, default=None,
                      help="Play on an existing Dask cluster (tcp://host:8786).")(f)
     return click.option("--workers", type=int, default=None, help="Play on a local Dask cluster of K processes.")(f)
-
-
-def check_dask(workers: int | None, scheduler: str | None) -> None:
-    if workers is not None and scheduler is not None:
-        raise SimkitError("give --workers (a local Dask cluster) or --scheduler (an existing one), not both")
-    if workers is not None:
-        check_count(workers, "--workers")
-    if scheduler is not None:
-        check_scheduler(scheduler)
 
 
 def play_opts(f):

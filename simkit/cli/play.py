@@ -8,12 +8,19 @@ import click
 
 from simkit import games
 from simkit.cli import inputs
-from simkit.cli.options import game_opt, play_opts, progress, set_threads, strategy_file_opt, threads_opt
+from simkit.cli.options import (
+    EXIT_BAD_INPUT,
+    game_opt,
+    play_opts,
+    progress,
+    set_threads,
+    strategy_file_opt,
+    threads_opt,
+)
 from simkit.core import sizes
 from simkit.core.errors import SimkitError, check_count
 from simkit.core.rng import check_seed
-
-EXIT_BAD_INPUT = 2
+from simkit.strategies.plugins import load_strategy_files
 
 
 @click.command(short_help="Play many hands or rounds; per-seat results with 95% CIs.")
@@ -122,7 +129,7 @@ def list_strategies(game, strategy_files):
     from simkit.strategies import registry
 
     games.get(game)
-    inputs.load_files(strategy_files)
+    load_strategy_files(strategy_files)
     for info in registry.available(game):
         shown = ", ".join(f"{p.name}={p.default:g}" for p in info.params)
         click.echo(f"{info.name}{f'({shown})' if shown else ''}")

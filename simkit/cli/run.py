@@ -8,10 +8,11 @@ import sys
 import click
 
 from simkit import games
-from simkit.cli import inputs
-from simkit.cli.options import check_dask, dask_opts, engine_threads_opt, progress, set_threads, strategy_file_opt
+from simkit.cli.options import dask_opts, engine_threads_opt, progress, set_threads, strategy_file_opt
 from simkit.core import sizes
 from simkit.core.errors import check_count
+from simkit.experiments.executors import check_where
+from simkit.strategies.plugins import load_strategy_files
 
 
 @click.command(short_help="Run an experiment spec: statistics and report.")
@@ -25,15 +26,16 @@ from simkit.core.errors import check_count
 @strategy_file_opt
 def run(spec_file, out, hands, resume, workers, scheduler, threads, rows, strategy_files):
     """Run an experiment spec (TOML): stats.parquet, spec.toml, meta.json and the report in --out."""
-    from simkit.experiments.report import answer, make_report, tables
-    from simkit.experiments.runner import chunk_size, copy_spec, hold, replays, run_spec
+    from simkit import experiments
+    from simkit.experiments.report import answer, tables
+    from simkit.experiments.runner import chunk_size, replays
     from simkit.experiments.spec import load_spec
 
-    inputs.load_files(strategy_files)
+    load_strategy_files(strategy_files)
     spec = load_spec(spec_file)
     if hands is not None:
         check_count(hands, "--hands")
-    check_dask(workers, scheduler)
+    check_where(workers, scheduler)
     set_threads(threads)
     out = out or os.path.join("runs", spec.name)
     unit = games.get(spec.game).unit(spec.match["mode"])
@@ -42,8 +44,7 @@ def run(spec_file, out, hands, resume, workers, scheduler, threads, rows, strate
     if rows:  # the rows are read back whole at the end
         per_deal = sum(c.rotations(spec.seating) * c.players for c in spec.cells())
         sizes.check_memory(count * per_deal, "--rows:", "rows", sizes.BYTES_PER_ROW)
-    total = count * replays(spec)  # every deal of the plan, in every cell and rotation
-    with hold(out), progress(total, unit[:-1]) as bar:  # the folder is this run's until its report is written
+    with progress(count * replays(spec), unit[:-1]) as bar:  # every deal of the plan, in every cell and rotation
         def resumed(done: int, chunks: int, played: int) -> None:
             if done:
                 click.echo(f"resuming {out}: {done} of {chunks} chunks already done", err=True)
@@ -51,20 +52,18 @@ def run(spec_file, out, hands, resume, workers, scheduler, threads, rows, strate
                 bar.refresh()
 
         try:
-            results = run_spec(spec, out, resume=resume, hands=hands, progress=bar.update, workers=workers,
-                               scheduler=scheduler, strategy_files=strategy_files, keep_rows=rows,
-                               resumed=resumed)
+            results = experiments.run(spec_file, out, hands=hands, resume=resume, workers=workers,
+                                      scheduler=scheduler, strategy_files=strategy_files, rows=rows,
+                                      progress=bar.update, resumed=resumed)
         except KeyboardInterrupt:
             bar.close()
             _interrupted(spec, spec_file, out, hands)
-        copy_spec(spec_file, out)
-        report = make_report(out, str(spec.baseline))
     played = tables.played(results.stats)
     kept = f"; rows in {out}/results.parquet" if rows else ""
     click.echo(f"{spec.name}: {played:,} {unit} played, statistics in {out}/stats.parquet{kept} "
                "(± = 95% interval)")
     click.echo(tables.means_shown(results.stats).to_string())
-    click.echo(f"report: {report}")
+    click.echo(f"report: {os.path.join(out, 'report.html')}")
     click.echo(answer(results.stats, str(spec.baseline)))
 
 

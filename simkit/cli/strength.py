@@ -1,7 +1,6 @@
 """`simkit strength`: strategies rated one seat at a time against the game's baseline, paired on
 the same deals (simkit.games.strength)."""
 
-import dataclasses
 import time
 
 import click
@@ -10,8 +9,9 @@ from simkit import games
 from simkit.cli import inputs
 from simkit.cli.options import game_opt, players_opt, progress, rule_flag_opts, rule_opt, seed_opt, strategy_file_opt
 from simkit.core import sizes
-from simkit.core.errors import SimkitError, check_count
+from simkit.core.errors import check_count
 from simkit.core.rng import check_seed
+from simkit.strategies.plugins import load_strategy_files
 
 
 @click.command(short_help="Rate strategies in one seat against the game's baseline.")
@@ -35,22 +35,16 @@ def strength(game, players, hands, seed, strategies, field, rule_pairs, strategy
     --field) in all others, paired with an all-baseline table on the same deals. Who's the Ass?: mean penalty per hand
     against lowest; Ezelen: share of single rounds lost against greedy (a strategy's attention profile
     comes with its seat)."""
-    from simkit.games.strength import chosen, shown
+    from simkit.games.strength import chosen, rating_of, shown
     from simkit.reports.tables import markdown as as_markdown
     from simkit.strategies import registry
 
     described = games.get(game)
-    rating = described.strength
-    if rating is None:
-        raise SimkitError(f"simkit strength rates strategies of games with a strength table; {described.title} "
-                          "has none (compare them with `simkit run`)")
-    inputs.load_files(strategy_files)
-    if field is not None:  # another field than the baseline's: checked, and named by its label
-        rating = dataclasses.replace(rating, baseline=str(registry.canonical(game, field)))
+    if described.strength is not None:  # a game without the table is told so first (rating_of)
+        load_strategy_files(strategy_files)  # before the field, which may be the user's
+    rating = rating_of(game, field)
     described.check_players(players)
     rules, seed, hands = inputs.rules(described, rule_pairs, flags), check_seed(seed), check_count(hands, "--hands")
-    if hands < players:
-        raise SimkitError(f"--hands must be at least the number of players ({players}), got {hands}")
     sizes.check_deals_in_memory(hands, players, "--hands", described.unit())
     base = rating.baseline
     candidates = chosen(game, strategies, base)

@@ -9,7 +9,7 @@ import logging
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
-from simkit.core.errors import SimkitError
+from simkit.core.errors import SimkitError, check_count
 
 Play = Callable[..., object]
 
@@ -57,6 +57,7 @@ def describe(workers: int | None, scheduler: str | None) -> str:
 def pool(workers: int | None = None, scheduler: str | None = None) -> Iterator[InProcess | OnDask]:
     """This process (neither given), a local Dask cluster of `workers` processes, or the existing
     cluster at `scheduler`; closed (a local cluster shut down) on leaving."""
+    check_where(workers, scheduler)
     if workers is None and scheduler is None:
         yield InProcess()
         return
@@ -98,3 +99,14 @@ def check_scheduler(address: str) -> str:
     if not 0 < port < 65536:
         raise SimkitError(f"--scheduler {address}: port {port} is not 1..65535")
     return address
+
+
+def check_where(workers: int | None, scheduler: str | None) -> None:
+    """Where a run plays, as asked: a local Dask cluster or an existing one, never both; checked
+    before anything is played."""
+    if workers is not None and scheduler is not None:
+        raise SimkitError("give --workers (a local Dask cluster) or --scheduler (an existing one), not both")
+    if workers is not None:
+        check_count(workers, "--workers")
+    if scheduler is not None:
+        check_scheduler(scheduler)

@@ -31,7 +31,7 @@ from simkit.experiments.spec import Spec
 from simkit.stats.moments import ROW, Counts, Folding, Moments, Scratch, exact_add, fill_known
 from simkit.stats.tally import Tally
 from simkit.strategies import decisions
-from simkit.strategies.plugins import load_strategy_file
+from simkit.strategies.plugins import load_strategy_files
 
 REPLAY = games.REPLAY
 _POOL: dict = {}  # scratch memory reused from chunk to chunk in this process (see simkit.stats.moments.buffer),
@@ -158,8 +158,7 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
     (the rows, when asked for, are made from them). `warm_up` plays only the first cell's first
     rotation: enough to compile (or load) everything. `clock[0]`, if given, gains the seconds
     spent in the engine's calls. `lay`: the spec's layout, if the caller has it already."""
-    for path in strategy_files:  # a Dask worker has not seen the user's files yet
-        load_strategy_file(path)
+    load_strategy_files(strategy_files)  # a Dask worker has not seen the user's files yet
     game = games.get(spec.game)
     lay = lay or layout(spec)
     deals = hi - lo

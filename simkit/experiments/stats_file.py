@@ -88,7 +88,8 @@ def to_table(stats: Statistics, extra: dict | None = None) -> pa.Table:
                          "game_table": lay.measures.table, "many_rows": lay.measures.many_rows,
                          "shares": lay.measures.shares, "table_shares": lay.measures.table_shares,
                          "means": lay.measures.means, "table_means": lay.measures.table_means,
-                         "words": asdict(lay.measures.words) if lay.measures.words else None}}
+                         "words": asdict(lay.measures.words) if lay.measures.words else None,
+                         "sections": lay.measures.sections}}
     return table.replace_schema_metadata({"simkit": json.dumps({**meta, **(extra or {})})})
 
 
@@ -134,7 +135,8 @@ def _decode(table: pa.Table, meta: dict) -> Statistics:
                               m["table_histogram"], m["scale"], m["many_rows"],
                               tuple(map(tuple, m["shares"])), tuple(map(tuple, m["table_shares"])),
                               tuple(map(tuple, m.get("means", ()))), tuple(map(tuple, m.get("table_means", ()))),
-                              games.Words(**m["words"]) if m.get("words") else _words(meta.get("run", {})))
+                              games.Words(**m["words"]) if m.get("words") else _described(meta, "words"),
+                              tuple(m["sections"]) if "sections" in m else _described(meta, "sections") or ())
     lay = Layout(tuple(tuple(g) for g in meta["groups"]), tuple(tuple(p) for p in meta["pairs"]), measures,
                  tuple(meta["cells"]))
     seat = Moments.zeros(len(lay.groups), len(lay.seat_measures), len(lay.pairs), object)
@@ -157,10 +159,12 @@ def _decode(table: pa.Table, meta: dict) -> Statistics:
     return Statistics(lay, seat, tab, _dense(seat_hist), _dense(table_hist))
 
 
-def _words(run: dict) -> "games.Words | None":
-    """A file written before the statistics kept the main measure's words: its game's."""
+def _described(meta: dict, field: str):
+    """What a file written before the statistics kept it holds of its game's description
+    (Measures.words, Measures.sections): its game's, as described now."""
+    run = meta.get("run", {})
     try:
-        return games.get(run["game"]).measures(run["match"]["mode"]).words
+        return getattr(games.get(run["game"]).measures(run["match"]["mode"]), field)
     except (KeyError, TypeError, SimkitError):
         return None
 

@@ -3,12 +3,13 @@ title, its unit of play, its players, rule and model options with their defaults
 match modes, default strategy and baseline, the measures its results have, its strategies, and
 the hooks through which the command line, the runner, the report and the trace files play it.
 
-Each game is one folder under simkit/games/ whose `game.py` defines `GAME`, a `Game`; it is
-registered by one line in `REGISTERED` below (or, from an installed package, by an entry point in
-the group `simkit.games` naming its `GAME`; or from Python by `register`). Nothing else in simkit
-names a game: the command line, the registry of strategies, the runner and the report all ask
-`get(name)`. A game's description imports only its rules; its engine is imported (and compiled)
-when it is first played.
+A built-in game is one folder under simkit/games/ whose `game.py` defines `GAME`, a `Game`,
+registered by one line in `REGISTERED` below; a game of its own package registers by an entry point
+in the group `simkit.games` naming its `GAME`, or from Python by `register` (in that process only:
+Dask workers need the entry point). The command line, the registry of strategies, the runner and
+the report take every game from `get(name)`. A game's description imports only what describes it
+(its rules, its model, its strength rating); its engine is imported (and compiled) when it is
+first played.
 """
 
 import functools
@@ -31,9 +32,10 @@ ENTRY_POINT_GROUP = "simkit.games"
 
 @dataclass(frozen=True)
 class Words:
-    """How a report writes a game's measures, in the game's own words (the report's code names no
-    game's measures): its main measure, its unit of play, and what the figures of its other
-    measures show (where those are "", the report's plain words, or no such figure)."""
+    """How a report writes a game's measures, in the game's own words: its main measure, its unit
+    of play, and what the figures of its other measures show (where those are "", the report's
+    plain words, or no such figure). With Measures.sections, the sections of a game's own measures
+    it names, this is all the report knows of a game."""
 
     title: str            # the main table's title: "Mean penalty per strategy"
     unit: str             # what a mean of it is in: "penalty points per hand and seat"
@@ -82,6 +84,8 @@ class Measures:
     means: tuple[tuple[str, str], ...] = ()         # seat means the report gives: (summed, per)
     table_means: tuple[tuple[str, str], ...] = ()   # and table means
     words: Words | None = None                      # how the report writes `main` (None: from its name)
+    sections: tuple[str, ...] = ()                  # the report's sections of this game's own measures
+    #                                                 (simkit.experiments.report.summary.SECTIONS) it has
 
     def said(self) -> Words:
         """The main measure's words: the game's own, else plain ones made of its name."""

@@ -50,8 +50,11 @@ def strength_table(rating: Rating, candidates: list, players: int, hands: int, s
     (columns "±" and "± "), whether that interval excludes 0 ("decisive"), and n; sorted by the
     difference. A candidate whose label is the baseline's is the baseline's row."""
     from simkit import games
+    from simkit.core.errors import SimkitError
     from simkit.stats.intervals import mean_ci
 
+    if hands < players:  # a block of deals per seat
+        raise SimkitError(f"--hands must be at least the number of players ({players}), got {hands}")
     seats_for = games.get(rating.game).seats_for
     block = np.linspace(0, hands, players + 1).astype(np.int64)  # deals of block k: candidate in seat k
     seat_of_deal = np.repeat(np.arange(players), np.diff(block))
@@ -79,6 +82,23 @@ def strength_table(rating: Rating, candidates: list, players: int, hands: int, s
     out.append({"strategy": base_label, rating.measure: base_mean, "±": base_half, rating.versus: 0.0, "± ": 0.0,
                 "decisive": False, "n": hands})
     return pd.DataFrame(out).set_index("strategy").sort_values(rating.versus)
+
+
+def rating_of(game: str, field: str | None = None):
+    """`simkit strength`'s rating of a game (its Game.strength), against `field` in every other
+    seat and at the comparison table where one is given (checked, and named by its label)."""
+    from dataclasses import replace
+
+    from simkit import games
+    from simkit.core.errors import SimkitError
+    from simkit.strategies import registry
+
+    described = games.get(game)
+    if described.strength is None:
+        raise SimkitError(f"simkit strength rates strategies of games with a strength table; {described.title} "
+                          "has none (compare them with `simkit run`)")
+    return described.strength if field is None else replace(described.strength,
+                                                            baseline=str(registry.canonical(game, field)))
 
 
 def chosen(game: str, strategies: str | None, baseline: str) -> list:

@@ -45,6 +45,12 @@ def import_timeout() -> float:
     return seconds
 
 
+def load_strategy_files(paths) -> None:
+    """Each of a command's strategy files (--strategy-file, a worker's copy of the list), in order."""
+    for path in paths:
+        load_strategy_file(path)
+
+
 def load_strategy_file(path: str) -> str:
     """Import `path`, registering the strategies it defines; returns the module name. Every
     built-in and installed strategy is registered first; the import has a time limit (above)."""
@@ -86,11 +92,8 @@ def _reported(e: Exception, path: str, file: Path, resolved: Path, limit: float)
         return SimkitError(f"strategy file {path}, line {e.lineno}: syntax error: {e.msg}")
     if isinstance(e, NumbaError):
         return SimkitError(f"strategy file {path}: {_first_line(e)}")
-    moved = ""
-    if isinstance(e, ModuleNotFoundError) and (e.name or "").startswith("simkit."):  # a module before the layers
-        moved = (" (a game's modules are in simkit.games.<game>, the strategies' registry in simkit.strategies, "
-                 "randomness in simkit.core.rng: docs/strategy-api.md)")
-    return SimkitError(f"strategy file {path}{_user_line(e, resolved)}: {type(e).__name__}: {_first_line(e)}{moved}")
+    return SimkitError(f"strategy file {path}{_user_line(e, resolved)}: {type(e).__name__}: {_first_line(e)}"
+                       f"{registry.moved(e)}")
 
 
 def _first_line(e: Exception) -> str:

@@ -183,7 +183,16 @@ def _load_entry_points() -> None:
             raise SimkitError(f"strategies of installed package {ep.value!r}: {e}") from None
         except Exception as e:  # a broken third-party package must not look like a simkit fault
             raise SimkitError(f"strategies of installed package {ep.value!r} fail to load: "
-                              f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}") from None
+                              f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}{moved(e)}") from None
+
+
+def moved(e: Exception) -> str:
+    """Where a module of simkit that code written before its layers imports went ("" for any
+    other error)."""
+    if not isinstance(e, ModuleNotFoundError) or not (e.name or "").startswith("simkit."):
+        return ""
+    return (" (a game's modules are in simkit.games.<game>, the strategies' registry in simkit.strategies, "
+            "randomness in simkit.core.rng: docs/architecture.md, Moved modules)")
 
 
 ENTRY_POINT_GROUP = "simkit.strategies"

@@ -111,10 +111,9 @@ def play_task(task: tuple[int, int, int, int], field: Field, n: int, replicates:
               files: tuple[str, ...] = ()) -> Part:
     """Profiles task[0]..task[1]-1 on deals task[2]..task[3]-1: in this process, or on a Dask
     worker (which loads the user's strategy files first)."""
-    from simkit.strategies.plugins import load_strategy_file
+    from simkit.strategies.plugins import load_strategy_files
 
-    for path in files:
-        load_strategy_file(path)
+    load_strategy_files(files)
     p0, p1, lo, hi = task
     k = len(field.pool)
     rows = Rows.of(k, n)

@@ -18,3 +18,8 @@ def write_meta(folder: Path, meta: dict) -> None:
 def read_meta(folder: str | Path) -> dict:
     """A finished field's record; one error line if the folder holds none."""
     return finished(folder, META, "field", "field", "simkit field ...")
+
+
+def is_field(folder: Path) -> bool:
+    """Whether `folder` holds a field (its record)."""
+    return (Path(folder) / META).is_file()

@@ -12,14 +12,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from simkit import games  # noqa: E402
-from simkit.analyses.field.record import META  # noqa: E402
 from simkit.analyses.field.summary import against_table, answer, equilibria_table, intervals, read  # noqa: E402
 from simkit.reports import page  # noqa: E402
 from simkit.reports.tables import markdown  # noqa: E402
-
-
-def is_field(folder: Path) -> bool:
-    return (Path(folder) / META).is_file()
 
 
 def figure_dynamics(meta: dict, found: dict):

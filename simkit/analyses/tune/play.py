@@ -85,10 +85,9 @@ def span_sums(span: tuple[int, int], table: Table, candidates: list[StrategySpec
               files: tuple[str, ...] = (), cross: bool = True) -> Sums:
     """The candidates' sums (and, with `cross`, sums of products) over deals span[0]..span[1]-1:
     what a task returns, in this process or on a Dask worker (which loads the user's files first)."""
-    from simkit.strategies.plugins import load_strategy_file
+    from simkit.strategies.plugins import load_strategy_files
 
-    for path in files:
-        load_strategy_file(path)
+    load_strategy_files(files)
     return Sums.of(deal_values(table, candidates, *span, seed), cross)
 
 

@@ -27,3 +27,8 @@ def read_candidates(folder: Path) -> list[dict]:
     table = pd.read_parquet(Path(folder) / CANDIDATES)
     return [{"label": label, "setting": json.loads(setting)}
             for label, setting in zip(table["label"], table["setting"])]
+
+
+def is_tuning(folder: Path) -> bool:
+    """Whether `folder` holds a tuning (its record beside its race)."""
+    return (Path(folder) / META).is_file() and (Path(folder) / RACE).is_file()

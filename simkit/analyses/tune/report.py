@@ -14,7 +14,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from simkit import games  # noqa: E402
-from simkit.analyses.tune.record import META, RACE  # noqa: E402
+from simkit.analyses.tune.record import RACE  # noqa: E402
 from simkit.analyses.tune.space import PLACEHOLDER, fill  # noqa: E402
 from simkit.analyses.tune.summary import answer, confirmation_table, field_text, figure, read  # noqa: E402
 from simkit.reports import page  # noqa: E402
@@ -22,10 +22,6 @@ from simkit.reports.tables import markdown  # noqa: E402
 from simkit.stats.notation import value  # noqa: E402
 
 SHOWN = 6  # candidates named in the race figure: the last ones standing
-
-
-def is_tuning(folder: Path) -> bool:
-    return (Path(folder) / META).is_file() and (Path(folder) / RACE).is_file()
 
 
 def _last(meta: dict, rows: pd.DataFrame) -> pd.DataFrame:

@@ -16,6 +16,19 @@ from simkit.reports import figures
 from simkit.strategies import registry
 from simkit.strategies.spec import split
 
+# The sections of the built-in games' own measures, in the report's order: a game names those it has
+# (games.Measures.sections), each read off measures of its own names. (title, table, only the tables
+# of several strategies: at a table of one, each seat's share of the match wins or donkeys is one in
+# the number of players by construction)
+SECTIONS = {
+    "went out": ("Went out / held the ass at the end", tables.shares, False),
+    "match wins": ("Match wins", tables.win_rates, True),
+    "donkey": ("Became the donkey (E-Z-E-L)", tables.donkey_rates, True),
+    "loss causes": ("Rounds lost by cause", tables.loss_causes, False),
+    "round endings": ("How rounds end", tables.round_outcomes, False),
+    "first signal": ("Turn of the first signal", tables.first_signal, False),
+}
+
 
 def _stats(results) -> Statistics:
     """Statistics, from a run's Results (experiments.run) or as they are."""
@@ -27,20 +40,9 @@ def summary(results, baseline: str = "lowest") -> dict[str, pd.DataFrame]:
     stats = _stats(results)
     said = tables.words(stats)
     out = {said.title: tables.strategy_means(stats)}
-    seat, table = set(stats.layout.seat_measures), set(stats.layout.table_measures)
-    # a game's own sections, each where the game has the measures it reads (whatever its main measure is called)
-    if {"out", "ass"} <= seat:
-        out["Went out / held the ass at the end"] = tables.shares(stats)
-    if "win" in seat:
-        out["Match wins"] = _mixed(tables.win_rates(stats))
-    if {"donkey", "matches"} <= seat:
-        out["Became the donkey (E-Z-E-L)"] = _mixed(tables.donkey_rates(stats))
-    if {"lost_last", "lost_tempo"} <= seat:
-        out["Rounds lost by cause"] = tables.loss_causes(stats)
-    if {"last", "tempo", "tie", "stalled"} <= table:
-        out["How rounds end"] = tables.round_outcomes(stats)
-    if {"signalled", "first_signal"} <= table:
-        out["Turn of the first signal"] = tables.first_signal(stats)
+    for key, (title, table, mixed) in SECTIONS.items():  # the game's own sections, those it names
+        if key in stats.layout.measures.sections:
+            out[title] = _mixed(table(stats)) if mixed else table(stats)
     if stats.layout.measures.means:
         out[means_title(said)] = tables.seat_means(stats)
     if stats.layout.measures.table_means:
@@ -58,8 +60,7 @@ def summary(results, baseline: str = "lowest") -> dict[str, pd.DataFrame]:
 
 
 def _mixed(frame: pd.DataFrame) -> pd.DataFrame:
-    """The rows of tables with several strategies: at a table of one, each seat's share of the
-    match wins or donkeys is one in the number of players by construction."""
+    """The rows of tables with several strategies."""
     if not len(frame):
         return frame
     return frame[frame.groupby("cell")["strategy"].transform("nunique") > 1].reset_index(drop=True)
@@ -107,9 +108,9 @@ def figures_for(results, stats_tables: dict[str, pd.DataFrame] | None = None,
         out["sweep.png"] = figures.sweep_curves(found["Parameter sweep"], bool(said.share_of))
     if "Head to head (tournament)" in found:
         out["head-to-head.png"] = figures.pairwise_heatmap(found["Head to head (tournament)"])
-    if stats.layout.measures.table_histogram == "first_signal":
+    if "first signal" in stats.layout.measures.sections:
         out["first-signal.png"] = drawn.first_signal_turns(stats)
-    elif not said.share_of:
+    elif stats.layout.measures.seat_histogram == value and not said.share_of:  # the main measure's spread
         out["distribution.png"] = drawn.distributions(stats, value, lambda name: registry.marked(game, name))
     if means_title(said) in found:
         means = found[means_title(said)]

@@ -156,7 +156,7 @@ def pairwise(stats: Statistics) -> pd.DataFrame:
             continue
         ci = cell["cell"]
         n = int(stats.table.present[ci, _table(stats, "rows")])
-        if measure(stats) == "total" and "win" in stats.layout.seat_measures:  # matches: their wins
+        if "match wins" in stats.layout.measures.sections:  # matches: their wins
             per = {key[3]: stats.seat.total[g, _seat(stats, "win")] / stats.seat.total[g, _seat(stats, "rows")]
                    for g, key in _strategies(stats) if key[1] == ci}
             a, b = (float(per[x]) for x in names)

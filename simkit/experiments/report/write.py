@@ -24,6 +24,7 @@ RECORD = "stats.parquet"  # what an experiment's folder holds
 
 
 def is_experiment(folder: Path) -> bool:
+    """Whether `folder` holds an experiment's statistics (its record)."""
     return (Path(folder) / RECORD).is_file()
 
 
@@ -130,8 +131,6 @@ def _baseline(stats: Statistics, meta: dict, given: str | None) -> str:
     if given in names:
         return given
     try:
-        from simkit.strategies import registry
-
         label = str(registry.canonical(meta.get("game", games.DEFAULT), given))
     except (SimkitError, ValueError, KeyError):
         label = None

@@ -86,7 +86,8 @@ def _measures(mode: str) -> Measures:
     return Measures(MATCH_SEAT if mode == "ezel" else SEAT, TABLE, "lost", table_histogram=TABLE_HISTOGRAM,
                     many_rows=mode == "ezel", shares=rounds + ((("donkey", "matches"),) if mode == "ezel" else ()),
                     table_shares=tuple((why, "rows") for why in ("last", "tempo", "tie", "stalled", "signalled")),
-                    words=LOST)
+                    words=LOST, sections=(("donkey",) if mode == "ezel" else ()) + ("loss causes", "round endings",
+                                                                                      "first signal"))
 
 
 def _simulate(seats: list, count: int, seed: int, rules: dict, model: dict, matches: bool, chunks: int, progress):
