@@ -37,14 +37,16 @@ def modules(root: Path = ROOT) -> dict[str, Path]:
     return found
 
 
+def known(found: dict[str, Path], name: str) -> str:
+    """The module `name` is, or is in (a name imported from it): its longest prefix that is a module."""
+    while name and name not in found:
+        name = name.rpartition(".")[0]
+    return name
+
+
 def imports(found: dict[str, Path]) -> dict[str, set[str]]:
     """Module -> the simkit modules it imports, anywhere in it (inside functions too), and the
     packages whose __init__ that import runs (all but the importer's own)."""
-
-    def known(name: str) -> str:
-        while name and name not in found:
-            name = name.rpartition(".")[0]
-        return name
 
     edges = {}
     for name, path in found.items():
@@ -52,13 +54,14 @@ def imports(found: dict[str, Path]) -> dict[str, set[str]]:
         out = set()
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Import):
-                out |= {known(a.name) for a in node.names if a.name.split(".")[0] == "simkit"}
+                out |= {known(found, a.name) for a in node.names if a.name.split(".")[0] == "simkit"}
             elif isinstance(node, ast.ImportFrom):
                 base = package.split(".")[:len(package.split(".")) - node.level + 1] if node.level else []
                 module = ".".join(base + ([node.module] if node.module else []))
                 if module.split(".")[0] != "simkit":
                     continue
-                out |= {f"{module}.{a.name}" if f"{module}.{a.name}" in found else known(module) for a in node.names}
+                out |= {f"{module}.{a.name}" if f"{module}.{a.name}" in found else known(found, module)
+                        for a in node.names}
         own = name.split(".")
         for target in list(out):
             parts = target.split(".")
@@ -71,16 +74,11 @@ def named(found: dict[str, Path]) -> dict[str, set[str]]:
     """Module -> the simkit modules its strings name for a later import (importlib.import_module,
     a game's registration, its strategies' package, its bench module)."""
 
-    def known(name: str) -> str:
-        while name and name not in found:
-            name = name.rpartition(".")[0]
-        return name
-
     out = {}
     for name, path in found.items():
         strings = (n.value for n in ast.walk(ast.parse(path.read_text()))
                    if isinstance(n, ast.Constant) and isinstance(n.value, str))
-        out[name] = {known(m.group(1)) for s in strings if (m := NAMED.match(s))} - {name, ""}
+        out[name] = {known(found, m.group(1)) for s in strings if (m := NAMED.match(s))} - {name, ""}
     return out
 
 
