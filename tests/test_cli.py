@@ -42,6 +42,28 @@ def test_bad_input_is_one_line_and_exit_2(run, args, message):
     assert message in err
 
 
+@pytest.mark.parametrize("args, message", [
+    (["simulate", "-n", "4", "--strategies", "gredy"], "unknown strategy 'gredy' for whos-the-ass; did you mean "
+                                                       "'greedy'? (known: cheat, "),
+    (["simulate", "-n", "4", "--strategies", "memroy"], "did you mean 'memory' (an Ezelen strategy: add --game "
+                                                        "ezelen)?"),
+    (["simulate", "--game", "ezelen", "-n", "4", "--strategies", "lowest"], "unknown strategy 'lowest' for ezelen; "
+                                                                            "it is a Who's the Ass? strategy: add "
+                                                                            "--game whos-the-ass (known: "),
+    (["simulate", "-n", "4", "--strategies", "hoard(relase_at=3)"], "has no parameter 'relase_at'; did you mean "
+                                                                    "'release_at'? (parameters: release_at)"),
+    (["simulate", "-n", "4", "--game", "ezlen"], "unknown game 'ezlen'; did you mean 'ezelen'?"),
+    (["simulate", "-n", "4", "--rule", "ass_jocker=any"], "unknown rule option 'ass_jocker' for whos-the-ass; did "
+                                                          "you mean 'ass_joker'?"),
+    (["simulate", "--game", "ezelen", "-n", "4", "--model", "atention=1"], "did you mean 'attention'?"),
+    (["simulate", "-n", "4", "--strategies", "zzzz"], "unknown strategy 'zzzz' for whos-the-ass (known: "),
+])
+def test_a_name_nobody_has_suggests_the_nearest_known_one(run, args, message):
+    code, out, err = run(*args, "-H", "10")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert message in err, err
+
+
 def test_trace_to_an_unwritable_place_leaves_nothing(run, tmp_path):
     code, _, err = run("trace", "-n", "4", "-o", tmp_path / "missing" / "t.jsonl")
     assert code == 2 and "does not exist" in err

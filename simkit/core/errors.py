@@ -18,3 +18,22 @@ def check_count(value: int, what: str, least: int = 1) -> int:
         need = "positive" if least == 1 else f"at least {least}"
         raise SimkitError(f"{what} must be {need} (a whole number), got {value!r}")
     return int(value)
+
+
+def nearest(name: object, known) -> str | None:
+    """The known name closest to a mistyped one (difflib's ratio at least 0.6), or None."""
+    import difflib
+
+    if not isinstance(name, str):
+        return None
+    found = difflib.get_close_matches(name, [str(k) for k in known], n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def unknown(what: str, name: object, known, where: str = "", hint: str = "") -> SimkitError:
+    """The error for a name nothing has: `what` it should be, where, the nearest known name (or
+    `hint`, which says more), and every known one."""
+    known = [str(k) for k in known]
+    near = nearest(name, known)
+    said = hint or (f"; did you mean {near!r}?" if near else "")
+    return SimkitError(f"unknown {what} {name!r}{where}{said} (known: {', '.join(known) or 'none'})")

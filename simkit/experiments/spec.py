@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from simkit import games
-from simkit.core.errors import SimkitError, check_count
+from simkit.core.errors import SimkitError, check_count, unknown
 from simkit.core.files import input_file
 from simkit.core.rng import check_seed
 from simkit.strategies import registry
@@ -140,9 +140,8 @@ def keyed(key: str, check, *args):
 
 def check_keys(data: dict, known: set[str], required: tuple[str, ...]) -> None:
     """A spec's keys: none but the known ones, and every required one; else one error line."""
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise SimkitError(f"unknown key {unknown[0]!r} (known: {', '.join(sorted(known))})")
+    for key in sorted(set(data) - known):
+        raise unknown("key", key, sorted(known))
     for key in required:
         if key not in data:
             raise SimkitError(f"missing key {key!r}")
@@ -275,9 +274,8 @@ def _match(data: dict, game: games.Game) -> dict:
     if mode not in game.match_modes:
         raise SimkitError(f"key 'match.mode' must be one of {', '.join(game.match_modes)}, got {mode!r}")
     keys = ("mode",) + game.counted_modes
-    unknown = sorted(set(match) - set(keys))
-    if unknown:
-        raise SimkitError(f"unknown key 'match.{unknown[0]}' (known: {', '.join(keys)})")
+    for key in sorted(set(match) - set(keys)):
+        raise unknown("key", f"match.{key}", [f"match.{k}" for k in keys])
     counted = mode in game.counted_modes  # a match of N hands, or to P points (W18)
     for key in sorted(set(match) - {"mode", mode}):
         raise SimkitError(f"key 'match.{key}' does not apply to match mode {mode!r}")

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from simkit.core.errors import SimkitError
+from simkit.core.errors import SimkitError, unknown
 
 REGISTERED = {  # name -> module holding its GAME: the one registration a game needs
     "whos-the-ass": "simkit.games.whos_the_ass.game",
@@ -232,7 +232,7 @@ def get(name: str) -> Game:
     """The game called `name`; an unknown one is a one-line error naming the known ones."""
     where = _registered().get(name) if isinstance(name, str) else None
     if where is None:
-        raise SimkitError(f"unknown game {name!r} (known: {', '.join(names())})")
+        raise unknown("game", name, names())
     module, _, attribute = where.partition(":")
     try:
         game = getattr(importlib.import_module(module), attribute or "GAME")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simkit.core.errors import SimkitError
+from simkit.core.errors import SimkitError, unknown
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ class Model:
         out = {}
         for name, value in values.items():
             if name not in self.parameters:
-                raise SimkitError(f"{where}: unknown model parameter {name!r} (known: {', '.join(self.parameters)})")
+                raise SimkitError(f"{where}: {unknown('model parameter', name, self.parameters)}")
             _, _, low, high, _ = self.parameters[name]
             per_seat = isinstance(value, (list, tuple, np.ndarray))
             if per_seat and players is None:

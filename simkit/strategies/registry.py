@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from simkit.core.errors import SimkitError
+from simkit.core.errors import SimkitError, nearest, unknown
 from simkit.strategies.spec import StrategySpec, number
 
 
@@ -155,8 +155,32 @@ def get(game: str, name: str) -> StrategyInfo:
     try:
         return _REGISTRY[(game, name)]
     except KeyError:
-        known = ", ".join(i.name for i in available(game))
-        raise SimkitError(f"unknown strategy {name!r} for {game} (known: {known})") from None
+        known = [i.name for i in available(game)]
+        raise unknown("strategy", name, known, f" for {game}", _elsewhere(game, name, known)) from None
+
+
+def _elsewhere(game: str, name: str, known: list[str]) -> str:
+    """A hint for a strategy `game` lacks: one of another game's of that name (or near it) where
+    none of `game`'s is near."""
+    from simkit import games
+
+    if nearest(name, known):
+        return ""
+    for other in games.names():
+        if other == game:
+            continue
+        try:
+            theirs = [i.name for i in available(other)]
+        except SimkitError:
+            continue
+        near = name if name in theirs else nearest(name, theirs)
+        if near:
+            title = games.get(other).title
+            article = "an" if title[0] in "AEIOU" else "a"
+            if near == name:
+                return f"; it is {article} {title} strategy: add --game {other}"
+            return f"; did you mean {near!r} ({article} {title} strategy: add --game {other})?"
+    return ""
 
 
 def _load_builtins(game: str) -> None:
@@ -220,8 +244,10 @@ def resolve_values(info: StrategyInfo, values: dict) -> tuple[StrategyInfo, tupl
     known = {p.name: p for p in info.params}
     for key, v in values.items():
         if key not in known:
-            names = ", ".join(known) or "none"
-            raise SimkitError(f"strategy {name!r} has no parameter {key!r} (parameters: {names})")
+            near = nearest(key, known)
+            hint = f"; did you mean {near!r}?" if near else ""
+            raise SimkitError(f"strategy {name!r} has no parameter {key!r}{hint} "
+                              f"(parameters: {', '.join(known) or 'none'})")
         if isinstance(v, StrategySpec):
             raise SimkitError(f"strategy {name!r}: parameter {key!r} needs a number, got {str(v)!r}")
     slots = [i if p.slot is None else p.slot for i, p in enumerate(info.params)]

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 
 from simkit import games
 from simkit.analyses.field.profiles import count
-from simkit.core.errors import SimkitError, check_count
+from simkit.core.errors import SimkitError, check_count, unknown
 from simkit.experiments.spec import Spec, check_keys, check_name, need, parse_spec_dict, read_toml
 from simkit.strategies.spec import StrategySpec
 
@@ -119,9 +119,8 @@ def _model(entry: object, game: games.Game, table: Spec) -> tuple[tuple[str, flo
 
 def _analysis(data: dict) -> dict:
     value = need(data, "analysis", dict, "a table") if "analysis" in data else {}
-    unknown = sorted(set(value) - set(ANALYSIS))
-    if unknown:
-        raise SimkitError(f"unknown key 'analysis.{unknown[0]}' (known: {', '.join(sorted(ANALYSIS))})")
+    for key in sorted(set(value) - set(ANALYSIS)):
+        raise unknown("key", f"analysis.{key}", [f"analysis.{k}" for k in sorted(ANALYSIS)])
     out = ANALYSIS | value
     for key in ("starts", "bootstrap", "steps"):
         v = out[key]

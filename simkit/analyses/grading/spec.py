@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from simkit import games
 from simkit.analyses.grading.grade import check_samples, check_search, check_seat
-from simkit.core.errors import SimkitError, check_count
+from simkit.core.errors import SimkitError, check_count, unknown
 from simkit.core.rng import check_seed
 from simkit.experiments.spec import check_name, keyed, need, read_toml
 from simkit.games.whos_the_ass.rules import GAME
@@ -42,9 +42,8 @@ def load_grading(path: str) -> Grading:
 
 def parse_grading(data: dict) -> Grading:
     """Check a grading spec given as a dict (a TOML file's content)."""
-    unknown = sorted(set(data) - set(KEYS))
-    if unknown:
-        raise SimkitError(f"unknown key {unknown[0]!r} (a grading spec has {', '.join(KEYS)})")
+    for key in sorted(set(data) - set(KEYS)):
+        raise unknown("key", key, KEYS, " (of a grading spec)")
     for key in ("name", "players", "hands", "graded", "field"):
         if key not in data:
             raise SimkitError(f"missing key {key!r}")

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from simkit import games
 from simkit.analyses.tune.space import MOST_CANDIDATES, Space, parse_space
-from simkit.core.errors import SimkitError, check_count
+from simkit.core.errors import SimkitError, check_count, unknown
 from simkit.core.rng import check_seed
 from simkit.experiments.spec import Spec, check_keys, check_name, keyed, need, parse_spec_dict, read_toml
 from simkit.strategies.spec import StrategySpec
@@ -134,9 +134,8 @@ def _family(template: object) -> str:
 
 def _table(data: dict, key: str, defaults: dict) -> dict:
     value = need(data, key, dict, "a table") if key in data else {}
-    unknown = sorted(set(value) - set(defaults))
-    if unknown:
-        raise SimkitError(f"unknown key '{key}.{unknown[0]}' (known: {', '.join(sorted(defaults))})")
+    for name in sorted(set(value) - set(defaults)):
+        raise unknown("key", f"{key}.{name}", [f"{key}.{k}" for k in sorted(defaults)])
     return defaults | value
 
 

@@ -4,7 +4,7 @@ checks of the rule options."""
 
 import numpy as np
 
-from simkit.core.errors import SimkitError
+from simkit.core.errors import SimkitError, unknown
 
 GAME = "eigenwijs"
 
@@ -165,9 +165,8 @@ def _egg_cards(value) -> list[int]:
 
 def check_rules(rules: dict) -> dict:
     """Fill defaults and reject unknown options or values; returns every option in force."""
-    unknown = sorted(set(rules) - set(DEFAULT_RULES))
-    if unknown:
-        raise SimkitError(f"unknown rule option {unknown[0]!r} for {GAME} (known: {', '.join(DEFAULT_RULES)})")
+    for name in sorted(set(rules) - set(DEFAULT_RULES)):
+        raise unknown("rule option", name, DEFAULT_RULES, f" for {GAME}")
     full = {**DEFAULT_RULES, **rules}
     out = {
         "colours": _whole(full["colours"], "colours", 2, MAX_COLOURS),

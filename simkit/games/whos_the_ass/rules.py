@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from simkit.core.errors import SimkitError
+from simkit.core.errors import SimkitError, unknown
 
 GAME = "whos-the-ass"
 
@@ -56,11 +56,8 @@ def check_players(players: int) -> None:
 
 def check_rules(rules: dict) -> dict:
     """Fill defaults and reject unknown options or values; returns every option in force."""
-    unknown = sorted(set(rules) - set(DEFAULT_RULES))
-    if unknown:
-        raise SimkitError(
-            f"unknown rule option {unknown[0]!r} for {GAME} (known: {', '.join(DEFAULT_RULES)})"
-        )
+    for name in sorted(set(rules) - set(DEFAULT_RULES)):
+        raise unknown("rule option", name, DEFAULT_RULES, f" for {GAME}")
     full = {**DEFAULT_RULES, **rules}
     if isinstance(full["ass_joker"], (int, np.integer)) and not isinstance(full["ass_joker"], bool):
         full["ass_joker"] = str(full["ass_joker"])  # 1, as a command line's number or a spec's, is "1"
