@@ -35,8 +35,10 @@ def test_each_built_in_experiment_runs_and_reports(path, tmp_path, monkeypatch):
     page = (tmp_path / "o" / "report.html").read_text()
     pngs = sorted(p.name for p in (tmp_path / "o").glob("*.png"))
     assert page.count("data:image/png;base64,") == len(pngs) >= 3
-    if spec.sweep:
+    if any(c.sweep for c in spec.cells()):
         assert "sweep.png" in pngs and "Parameter sweep" in page
+    if spec.swept_rules:
+        assert "variants.png" in pngs and "Rule variants against the reference rules" in page
     if spec.pool:
         assert "head-to-head.png" in pngs and "Head to head" in page
     assert (tmp_path / "o" / "spec.toml").read_text() == path.read_text()
@@ -69,7 +71,7 @@ def test_run_from_a_dict_into_a_folder_writes_the_spec_as_toml(tmp_path):
     assert list(hoard.value) == [1.0, 5.0] and (hoard.n == 100).all()  # deals
     assert (hoard.measure == "difference to lowest").all()
     short = (tmp_path / "d" / "report.md").read_text().split("## In short", 1)[1].split("##", 1)[0]
-    assert "hoard, 4 players: best at hoard.release_at = " in short and "Against lowest on the same deals" in short
+    assert "hoard's best point is release_at = " in short and "lowest (paired on the same deals)" in short
 
 
 def test_matches_report_win_rates_with_wilson_intervals(tmp_path):

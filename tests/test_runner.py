@@ -108,7 +108,10 @@ def test_the_run_command(run, tmp_path):
     assert sorted(p.name for p in (tmp_path / "o").iterdir()) == [
         "comparison.png", "difference.png", "distribution.png", "hand-length.png", "meta.json", "report.html",
         "report.md", "run.json", "spec.toml", "stats.parquet"]
-    assert out.rstrip().splitlines()[-1].endswith("paired on the same deals).")  # the answer, last
+    *_, said, took = out.rstrip().splitlines()
+    assert said.endswith("paired on the same deals).")  # the answer, then the time the run took
+    assert took.startswith("(900 hands in ") and took.endswith(" s)")
+    assert "s: 300 deals per table, each in every seating, at 1 table: 900 hands to play" in err  # before it starts
     code, out, err = run("run", spec, "--out", tmp_path / "r", "--rows")
     assert code == 0 and "rows in" in out and (tmp_path / "r" / "results.parquet").is_file()
     code, _, err = run("run", spec, "--out", tmp_path / "o")

@@ -4,6 +4,7 @@ report (simkit.experiments), and any run's report written again from its folder
 
 import os
 import sys
+import time
 
 import click
 
@@ -18,7 +19,9 @@ from simkit.strategies.plugins import load_strategy_files
 @click.command(short_help="Run an experiment spec: statistics and report.")
 @click.argument("spec_file", type=str)
 @click.option("--out", "out", type=str, default=None, help="Folder for the results (default: runs/<name>).")
-@click.option("--hands", "-H", type=int, default=None, help="Hands per cell, overriding the spec.")
+@click.option("--hands", "-H", type=int, default=None,
+              help="Deals per table, overriding the spec's `hands`; each deal is played in every seating of its "
+                   "table, so a run plays deals x seatings x tables hands (it says how many before it starts).")
 @click.option("--resume", is_flag=True, help="Finish an interrupted run in --out without recomputing.")
 @dask_opts
 @engine_threads_opt
@@ -44,8 +47,14 @@ def run(spec_file, out, hands, resume, workers, scheduler, threads, rows, strate
     if rows:  # the rows are read back whole at the end
         per_deal = sum(c.rotations(spec.seating) * c.players for c in spec.cells())
         sizes.check_memory(count * per_deal, "--rows:", "rows", sizes.BYTES_PER_ROW)
-    with progress(count * replays(spec), unit[:-1]) as bar:  # every deal of the plan, in every cell and rotation
+    total = count * replays(spec)  # every deal of the plan, at every table and in every seating
+    tables_ = len(spec.cells())
+    start = time.perf_counter()
+    with progress(total, unit[:-1]) as bar:
         def resumed(done: int, chunks: int, played: int) -> None:
+            """Told once the folder is this run's, before it plays: the plan, then what is kept."""
+            click.echo(f"{spec.name}: {count:,} deals per table, each in every seating, at {tables_} "
+                       f"table{'s' if tables_ > 1 else ''}: {total:,} {unit} to play", err=True)
             if done:
                 click.echo(f"resuming {out}: {done} of {chunks} chunks already done", err=True)
                 bar.n = bar.initial = played  # counted as done, not in the rate
@@ -64,7 +73,8 @@ def run(spec_file, out, hands, resume, workers, scheduler, threads, rows, strate
                "(± = 95% interval)")
     click.echo(tables.means_shown(results.stats).to_string())
     click.echo(f"report: {os.path.join(out, 'report.html')}")
-    click.echo(answer(results.stats, str(spec.baseline)))
+    click.echo(answer(results.stats, str(spec.baseline), game=spec.game))
+    click.echo(f"({played:,} {unit} in {time.perf_counter() - start:.1f} s)")
 
 
 def _interrupted(spec, spec_file: str, out: str, hands: int | None) -> None:

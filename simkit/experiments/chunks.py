@@ -32,6 +32,16 @@ def rotated(lineup: tuple, r: int) -> list:
     return [lineup[(s - r) % n] for s in range(n)]
 
 
+def constant(value: str | float | list, rows: int) -> pa.Array:
+    """A column with one value: text as a dictionary of one entry, cheap to hold and to write;
+    numbers as numbers."""
+    if isinstance(value, (list, tuple)):  # a list-valued rule option (Eigenwijs's egg_cards): as its text
+        value = ",".join(map(str, value))
+    if isinstance(value, str):
+        return pa.DictionaryArray.from_arrays(np.zeros(rows, np.int8), [value], safe=False)  # index 0: valid
+    return pa.array(np.full(rows, value))
+
+
 IDS = ("hand", "round", "match")  # columns that number the deals (a game may measure them itself)
 
 
@@ -63,6 +73,8 @@ def rows(task: Task, measured: pa.Table, spec: Spec, labels: tuple[str, ...]) ->
         np.tile(np.array(codes, np.int16 if len(labels) <= 1 << 15 else np.int32), count), list(labels), safe=False))
     for name, value in cell.sweep:
         table = table.append_column(name, pa.array(np.full(size, value)))
+    for name, value in cell.rules:  # a swept rule option: its value in this cell (the others are config columns)
+        table = table.append_column(name, constant(value, size))
     if game.seat_config is not None:
         seats = game.seats_for(rotated(cell.lineup, task.rotation), n)
         for name, per_seat in game.seat_config(spec, cell, seats).items():

@@ -10,7 +10,6 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.feather as feather
@@ -18,20 +17,10 @@ import pyarrow.parquet as pq
 
 from simkit import games
 from simkit.core.files import atomic_path, part_path
-from simkit.experiments.chunks import IDS
+from simkit.experiments.chunks import IDS, constant
 
 ROW_GROUP = 1 << 18  # rows; small enough that the last one, written after play ends, is quick
 _DONE = object()
-
-
-def constant(value: str | float | list, rows: int) -> pa.Array:
-    """A column with one value: text as a dictionary of one entry, cheap to hold and to write;
-    numbers as numbers."""
-    if isinstance(value, (list, tuple)):  # a list-valued rule option (Eigenwijs's egg_cards): as its text
-        value = ",".join(map(str, value))
-    if isinstance(value, str):
-        return pa.DictionaryArray.from_arrays(np.zeros(rows, np.int8), [value], safe=False)  # index 0: valid
-    return pa.array(np.full(rows, value))
 
 
 def deal_major(replays: list[pa.Table]) -> pa.Table:

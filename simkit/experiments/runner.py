@@ -167,7 +167,8 @@ def _write_results(spec: Spec, out: str, hands: int | None, progress: Callable[[
     if keep_rows:
         writer = ResultsWriter(folder / RESULTS, lambda task, played: measured(task, played, spec),
                                lambda task, chunk_: rows(task, chunk_, spec, labels),
-                               {"experiment": spec.name, **spec.rules})
+                               {"experiment": spec.name,
+                                **{k: v for k, v in spec.rules.items() if k not in spec.swept_rules}})
     total = None
     engine_s = 0.0
     try:
@@ -217,7 +218,7 @@ def _write_results(spec: Spec, out: str, hands: int | None, progress: Callable[[
             "pyarrow": pa.__version__, "experiment": spec.name, "game": spec.game, "seed": spec.seed,
             "hands": count, "cells": len(spec.cells()), "replays_per_deal": per_deal, "chunks": len(tasks),
             "chunk_deals": size, "match": spec.match, "seating": spec.seating, "rules": spec.rules,
-            "baseline": str(spec.baseline), "rows": keep_rows,
+            "baseline": str(spec.baseline), "question": spec.question, "rows": keep_rows,
             "executor": executors.describe(workers, scheduler),
             "played_now": played_now, "duration_s": round(elapsed, 3), "engine_ready_s": round(start - ready, 3),
             "engine_s": round(engine_s, 3),  # in the engine's calls, summed over chunks (and workers)

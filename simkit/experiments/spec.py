@@ -20,9 +20,10 @@ from simkit.strategies import registry
 from simkit.strategies.spec import StrategySpec
 
 KEYS = {"name", "game", "players", "hands", "seed", "seating", "rules", "lineup", "lineups", "pool", "match", "sweep",
-        "baseline", "model"}
+        "baseline", "model", "question"}
 SEATINGS = ("rotate", "none")
 MAX_CELLS = 32_767  # the results table numbers cells in an int16 column
+RULES = "rules."  # a sweep key naming a rule option: "rules.chicks"
 
 
 @dataclass(frozen=True)
@@ -31,7 +32,8 @@ class Cell:
 
     players: int
     lineup: tuple[StrategySpec, ...]  # canonical (simkit.strategies.registry.canonical): equal strategies, equal specs
-    sweep: tuple[tuple[str, float], ...] = ()
+    sweep: tuple[tuple[str, float], ...] = ()  # the swept strategy parameters and model values ('hoard.release_at')
+    rules: tuple[tuple[str, object], ...] = ()  # the swept rule options ('chicks'), played in their own engine calls
 
     def rotations(self, seating: str) -> int:
         """How many times each deal is played: with rotated seating, once per rotation until the
@@ -59,6 +61,7 @@ class Spec:
     baseline: StrategySpec = StrategySpec("lowest")
     model: dict = field(default_factory=dict)  # Ezelen (M8): model values, a number or one per seat
     lineups: tuple[tuple[StrategySpec, ...], ...] = ()  # several lineups: a cell each
+    question: str = ""  # what the spec asks, in the user's words: the report opens with it
 
     def cells(self) -> list[Cell]:
         """Every player count x every sweep point x (the lineup, each of the lineups, or every pairing
@@ -71,10 +74,30 @@ class Spec:
         out = []
         for n in self.players:
             for point in grid:
+                params = {k: v for k, v in point.items() if not k.startswith(RULES)}
+                rules = tuple((k[len(RULES):], v) for k, v in point.items() if k.startswith(RULES))
                 for lineup in self._lineups(n):
-                    swept = tuple(_with_params(self.game, spec, point) for spec in lineup)
-                    out.append(Cell(n, swept, tuple(sorted(point.items()))))
+                    swept = tuple(_with_params(self.game, spec, params) for spec in lineup)
+                    out.append(Cell(n, swept, tuple(sorted(params.items())), rules))
         return tuple(out)
+
+    @property
+    def swept_rules(self) -> tuple[str, ...]:
+        """The rule options the spec sweeps ('chicks' for "rules.chicks")."""
+        return tuple(k[len(RULES):] for k in self.sweep if k.startswith(RULES))
+
+    def rules_of(self, cell: Cell) -> dict:
+        """The rules a cell is played under: the spec's, with its swept options' values."""
+        return {**self.rules, **dict(cell.rules)}
+
+    def reference(self, cell: Cell) -> Cell | None:
+        """The cell a rule variant is compared with: the same players, lineup and strategy sweep
+        point under the first listed value of every swept rule option (docs/reports.md); None
+        where no rule is swept, and for the reference cell itself."""
+        first = tuple((option, self.sweep[RULES + option][0]) for option in self.swept_rules)
+        if not first or cell.rules == first:
+            return None
+        return Cell(cell.players, cell.lineup, cell.sweep, first)
 
     def _lineups(self, n: int) -> list[tuple[StrategySpec, ...]]:
         if self.pool:  # round robin: each pair of the pool, seats split between the two
@@ -217,7 +240,7 @@ def parse_spec_dict(data: dict) -> Spec:
     if pool and len(pool) < 2:
         raise SimkitError("key 'pool' needs at least two strategies")
     match = _match(data, game)
-    sweep = _sweep(data, lineup + pool + tuple(s for one in lineups for s in one), game)
+    sweep = _sweep(data, lineup + pool + tuple(s for one in lineups for s in one), game, data.get("rules", {}))
     baseline = need(data, "baseline", str, "a strategy") if "baseline" in data else game.default_baseline
     try:
         baseline = registry.canonical(game.name, baseline)
@@ -226,8 +249,14 @@ def parse_spec_dict(data: dict) -> Spec:
     model = {}
     if "model" in data:
         model = game.check_model(need(data, "model", dict, "a table"), players[0] if len(players) == 1 else None)
+    question = need(data, "question", str, "a text").strip() if "question" in data else ""
     spec = Spec(name, tuple(players), hands, seed, game.name, seating, rules, lineup, pool, match, sweep, baseline,
-                model, lineups)
+                model, lineups, question)
+    for rules in dict.fromkeys(cell.rules for cell in spec.cells()):  # options may rule each other out
+        try:
+            game.check_rules({**spec.rules, **dict(rules)})
+        except SimkitError as e:
+            raise SimkitError(f"key 'sweep': the variant {', '.join(f'{k} = {v}' for k, v in rules)}: {e}") from None
     if len(spec.cells()) > MAX_CELLS:
         raise SimkitError(f"the spec has {len(spec.cells()):,} cells (player counts x sweep points x lineups); "
                           f"at most {MAX_CELLS:,}")
@@ -286,7 +315,7 @@ def _match(data: dict, game: games.Game) -> dict:
     return {"mode": mode, **({mode: match[mode]} if counted else {})}
 
 
-def _sweep(data: dict, strategies: tuple[StrategySpec, ...], game: games.Game) -> dict:
+def _sweep(data: dict, strategies: tuple[StrategySpec, ...], game: games.Game, rules: dict) -> dict:
     if "sweep" not in data:
         return {}
     sweep = need(data, "sweep", dict, "a table")
@@ -294,8 +323,12 @@ def _sweep(data: dict, strategies: tuple[StrategySpec, ...], game: games.Game) -
     out = {}
     for key, values in sweep.items():
         name, dot, param = key.partition(".")
+        if f"{name}." == RULES:
+            out[key] = _rule_values(key, param, values, game, rules)
+            continue
         if not dot or name not in names:
-            raise SimkitError(f"key 'sweep.{key}' must be strategy.parameter for a strategy of the lineup or pool")
+            raise SimkitError(f"key 'sweep.{key}' must be strategy.parameter for a strategy of the lineup or pool, "
+                              "or rules.option for a rule option")
         if param not in {p.name for p in registry.get(game.name, name).params} | set(game.model_names):
             model = f" or model value ({', '.join(game.model_names)})" if game.model_names else ""
             raise SimkitError(f"key 'sweep.{key}': strategy {name!r} has no parameter{model} {param!r}")
@@ -308,6 +341,28 @@ def _sweep(data: dict, strategies: tuple[StrategySpec, ...], game: games.Game) -
         if len(set(values)) != len(values):
             raise SimkitError(f"key 'sweep.{key}' lists a value twice: {values}")
         out[key] = [float(v) for v in values]
+    return out
+
+
+def _rule_values(key: str, option: str, values, game: games.Game, rules: dict) -> list:
+    """A swept rule option's values, each checked as the game checks its rules (with the spec's
+    other rules) and kept as checked: every variant is a cell of its own."""
+    if option in rules:
+        raise SimkitError(f"key 'sweep.{key}': rule option {option!r} is also set in [rules]; give it in one place")
+    if not isinstance(values, list) or len(values) < 2:
+        raise SimkitError(f"key 'sweep.{key}' must be a list of at least two values of rule option {option!r}, "
+                          f"got {values!r}")
+    out = []
+    for v in values:
+        try:
+            checked = game.check_rules({**rules, option: v})
+        except SimkitError as e:
+            raise SimkitError(f"key 'sweep.{key}': {e}") from None
+        if option not in checked:
+            raise unknown(f"rule option for {game.name}", option, sorted(game.rules))
+        out.append(checked[option])
+    if any(out[i] == out[j] for i in range(len(out)) for j in range(i)):
+        raise SimkitError(f"key 'sweep.{key}' lists a value twice: {values}")
     return out
 
 
@@ -324,6 +379,8 @@ def spec_toml(spec: Spec) -> str:
         return json.dumps(v)
 
     lines = [f"{key} = {value(getattr(spec, key))}" for key in ("name", "game", "hands", "seed", "seating", "baseline")]
+    if spec.question:
+        lines.append(f"question = {value(spec.question)}")
     lines.append(f"players = {value(list(spec.players))}")
     if spec.lineups:
         lines.append(f"lineups = {value([list(one) for one in spec.lineups])}")
@@ -331,6 +388,8 @@ def spec_toml(spec: Spec) -> str:
         lines.append(f"lineup = {value(list(spec.lineup))}" if spec.lineup else f"pool = {value(list(spec.pool))}")
     for table in ("rules", "match", "sweep", "model"):
         entries = getattr(spec, table)
+        if table == "rules":  # a swept option is set by its sweep
+            entries = {k: v for k, v in entries.items() if k not in spec.swept_rules}
         if entries:
             lines += ["", f"[{table}]"] + [f"{json.dumps(k)} = {value(v)}" for k, v in entries.items()]
     return "\n".join(lines) + "\n"

@@ -19,6 +19,7 @@ int64, a run's the exact sum of its chunks'. The stored file is small and does n
 number of hands.
 """
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 
@@ -27,6 +28,7 @@ import numpy as np
 from simkit import games
 from simkit.core.blocks import most_blocks
 from simkit.experiments.chunks import rotated, seat_labels
+from simkit.experiments.linked import Linked, linked_sums, variants
 from simkit.experiments.spec import Spec
 from simkit.stats.moments import ROW, Counts, Folding, Moments, Scratch, exact_add, fill_known
 from simkit.stats.tally import Tally
@@ -45,9 +47,10 @@ class Layout:
     one table of a player count (otherwise its cell's own strategy group is the pooled one)."""
 
     groups: tuple[tuple[str, int, int, str], ...]
-    pairs: tuple[tuple[int, int], ...]
+    pairs: tuple[tuple[int, int], ...]  # a cell's strategies; then each rule variant's strategy with its reference's
     measures: games.Measures
     cells: tuple[dict, ...]
+    table_pairs: tuple[tuple[int, int], ...] = ()  # (a rule variant's cell, its reference cell): paired tables
 
     @property
     def seat_measures(self) -> tuple[str, ...]:
@@ -60,11 +63,14 @@ class Layout:
     @property
     def seat_counted(self) -> tuple[int, ...]:
         """The seat measures whose deals are counted (`present`): those a mean or share is per."""
-        return _indices(self.seat_measures, ("rows", self.measures.per, "matches"))
+        m = self.measures
+        return _indices(self.seat_measures, ("rows", m.per, "matches") + tuple(den for _, den in m.shares + m.means))
 
     @property
     def table_counted(self) -> tuple[int, ...]:
-        return _indices(self.table_measures, ("rows", "signalled", "replays"))
+        m = self.measures
+        return _indices(self.table_measures, ("rows", "signalled", "replays")
+                        + tuple(den for _, den in m.table_shares + m.table_means))
 
     @property
     def known_counts(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -93,14 +99,18 @@ def layout(spec: Spec) -> Layout:
         groups += [("seat", ci, cell.players, str(s)) for s in range(cell.players)]
         described.append({"cell": ci, "players": cell.players, "lineup": lineup, "strategies": names,
                           "rotations": cell.rotations(spec.seating), "seating": spec.seating,
-                          "sweep": dict(cell.sweep)})
+                          "sweep": dict(cell.sweep), **({"rules": dict(cell.rules)} if cell.rules else {})})
     for n in spec.players:  # a strategy at more than one table of n players: its rows pooled over them
         tables = [name for c in cells if c.players == n for name in dict.fromkeys(seat_labels(spec, c))]
         groups += [("pooled", -1, n, name) for name in dict.fromkeys(tables) if tables.count(name) > 1]
     strategies = [i for i, g in enumerate(groups) if g[0] == "strategy"]
     pairs = tuple((g, b) for g in strategies for b in strategies if g != b and groups[g][1] == groups[b][1])
+    at = {g: i for i, g in enumerate(groups)}
+    table_pairs = variants(spec)
+    pairs += tuple((at[("strategy", ci, cells[ci].players, name)], at[("strategy", ri, cells[ci].players, name)])
+                   for ci, ri in table_pairs for name in described[ci]["strategies"])
     measures = games.get(spec.game).measures(spec.match["mode"])
-    return Layout(tuple(groups), pairs, measures, tuple(described))
+    return Layout(tuple(groups), pairs, measures, tuple(described), table_pairs)
 
 
 @dataclass
@@ -163,19 +173,22 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
     lay = lay or layout(spec)
     deals = hi - lo
     seat = Moments.zeros(len(lay.groups), len(lay.seat_measures), len(lay.pairs))
-    table = Moments.zeros(len(lay.cells), len(lay.table_measures))
+    table = Moments.zeros(len(lay.cells), len(lay.table_measures), len(lay.table_pairs))
     pool = _POOL
     prepared = _prepared(spec, lay, warm_up)
-    pooled = Scratch(len(prepared.pooled), deals, len(lay.seat_measures), pool, "pooled", prepared.dtype) \
-        if prepared.pooled else None
+    linked = prepared.linked
+    pooled = Scratch(len(prepared.pooled) + len(linked.seat_groups), deals, len(lay.seat_measures), pool, "pooled",
+                     prepared.dtype) if prepared.pooled or linked.seat_groups else None
+    tables = Scratch(len(linked.tables), deals, len(lay.table_measures), pool, "linked tables", prepared.dtype) \
+        if linked.tables else None
     seat_hist = Counts(len(lay.groups), pool.get(("width", "seat"), 256))
     table_hist = Counts(len(lay.cells), pool.get(("width", "table"), 256))
     for c in prepared.batches:
         c.folds[0].reset(pooled.sums if pooled is not None else None)
-        c.folds[1].reset()
+        c.folds[1].reset(tables.sums if tables is not None else None)
         c.tally.reset(c.folds, (seat_hist.width, table_hist.width))
         started = time.perf_counter()
-        played = game.play(c.seatings, deals, lo, spec, c.cells, tally=c.tally.arrays, rows=on_play is not None)
+        played = game.play(c.seatings, deals, lo, c.spec, c.cells, tally=c.tally.arrays, rows=on_play is not None)
         if clock is not None:
             clock[0] += time.perf_counter() - started
         if on_play is not None:
@@ -187,7 +200,7 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
             table_hist.widen(table_need)
             pool[("width", "seat")], pool[("width", "table")] = seat_hist.width, table_hist.width
             c.tally.reset(c.folds, (seat_hist.width, table_hist.width), sums=False)
-            game.play(c.seatings, deals, lo, spec, c.cells, tally=c.tally.arrays)
+            game.play(c.seatings, deals, lo, c.spec, c.cells, tally=c.tally.arrays)
     seat_known, table_known = lay.known_counts
     for c in prepared.batches:  # the tallies read once all are played: Python between the calls costs more
         seat_hist.add(c.tally.seat_counts.sum(axis=0), c.strategies)
@@ -195,11 +208,17 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
         c.folds[0].into(seat, c.placed[0])
         c.folds[1].into(table, c.placed[1])
     if pooled is not None:
-        seat.place(prepared.pooled, pooled.moments(None, prepared.pair_want, counted=prepared.seat_counted))
+        part = pooled.moments(linked.seat_local, prepared.pair_want, counted=prepared.seat_counted)
+        if prepared.pooled:
+            seat.place(prepared.pooled, part.head(len(prepared.pooled)))
+        seat.cross[list(linked.seat_pairs)] = part.cross
+    if tables is not None:
+        part = tables.moments(linked.table_local, prepared.table_want, counted=prepared.table_counted)
+        table.cross[:] = part.cross
     _rows_known(seat, seat_known, deals, prepared.seat_rows)
     _rows_known(table, table_known, deals, prepared.table_rows)
     fill_known(seat, seat_known, lay.pairs)
-    fill_known(table, table_known)
+    fill_known(table, table_known, lay.table_pairs)
     return Statistics(lay, seat, table, seat_hist.by_group(), table_hist.by_group())
 
 
@@ -237,6 +256,7 @@ class _Batch:
     folds: tuple[Folding, Folding]
     tally: Tally
     placed: tuple[tuple, tuple]
+    spec: Spec  # the run's spec with the rules its cells are played under
 
 
 @dataclass
@@ -250,6 +270,9 @@ class _Prepared:
     seat_counted: tuple[int, ...]  # the seat measures whose deals are counted, but for those known
     pair_want: np.ndarray  # what the pooled groups ask for: they are reported by their mean alone
     dtype: type
+    linked: Linked
+    table_want: np.ndarray
+    table_counted: tuple[int, ...]
 
 
 # a batch's per-deal sums (groups x measures): 32 deals of them (128 KB) stay in the second-level cache; fewer,
@@ -259,10 +282,10 @@ MOST_COLUMNS = 512
 
 def _batches(cells: list[tuple[int, object, list]], measures: int, max_players: int) -> list[list[int]]:
     """Cells (index, cell, seats) in runs that one engine call plays: consecutive cells of one
-    player count, at most `max_players` distinct strategy functions and MOST_COLUMNS per-deal sums
-    between them. Every cell costs Python around its call; a batch's cells share the deal."""
-    return decisions.batches([([seats], _group_count(cell) * measures, cell.players) for _, cell, seats in cells],
-                             max_players, MOST_COLUMNS)
+    player count and rules, at most `max_players` distinct strategy functions and MOST_COLUMNS
+    per-deal sums between them. Every cell costs Python around its call; a batch's cells share the deal."""
+    return decisions.batches([([seats], _group_count(cell) * measures, (cell.players, cell.rules))
+                              for _, cell, seats in cells], max_players, MOST_COLUMNS)
 
 
 def _group_count(cell) -> int:
@@ -290,6 +313,7 @@ def _prepared(spec: Spec, lay: Layout, warm_up: bool) -> _Prepared:
     table_want = wanted(lay.table_measures, [("first_signal", "signalled"), ("beats2", "replays")]
                         + list(lay.measures.table_shares) + list(lay.measures.table_means), table_counts)
     pooled_ids = [i for i, g in enumerate(lay.groups) if g[0] == "pooled"]
+    linked = linked_sums(lay, len(pooled_ids))
     seat_rows, table_rows = np.zeros(len(lay.groups), np.int64), np.zeros(len(lay.cells), np.int64)
     # the counts known beforehand are filled in by `_rows_known`, not folded
     seat_counted = tuple(k for k in lay.seat_counted if k not in seat_counts)
@@ -301,7 +325,8 @@ def _prepared(spec: Spec, lay: Layout, warm_up: bool) -> _Prepared:
     plan = _plan(lay)
     pairs_of: dict[int, list[tuple[int, int]]] = {}
     for p, (g, b) in enumerate(lay.pairs):
-        pairs_of.setdefault(lay.groups[g][1], []).append((p, g, b))
+        if lay.groups[g][1] == lay.groups[b][1]:  # a cell's own (a rule variant's are linked)
+            pairs_of.setdefault(lay.groups[g][1], []).append((p, g, b))
     cells = []
     for ci, cell in enumerate(spec.cells()[:1] if warm_up else spec.cells()):
         seats = tuple(game.seats_for(list(cell.lineup), cell.players))  # a seat's strategy is where it sits
@@ -315,7 +340,8 @@ def _prepared(spec: Spec, lay: Layout, warm_up: bool) -> _Prepared:
                 for k in members for s in range(cells[k][1].players)]
         local = {g: i for i, g in enumerate(own)}
         strategy_groups = sum(len(lay.cells[cells[k][0]]["strategies"]) for k in members)
-        into: dict[int, int] = {}
+        into: list[tuple[int, int]] = []  # (a local group, the pooled sums' group it is added to)
+        table_into: list[tuple[int, int]] = []
         half, transposed = [], []
         seatings, of_cell, replays, group, side, hist, table = [], [], [], [], [], [], []
         strategies: list[int] = []
@@ -326,8 +352,13 @@ def _prepared(spec: Spec, lay: Layout, warm_up: bool) -> _Prepared:
             distinct = lay.cells[ci]["strategies"]
             for name in distinct:  # a deal's sums over the cells of its player count: the cells' added up
                 if ("pooled", -1, n, name) in index:
-                    into[local[index[("strategy", ci, n, name)]]] = \
-                        pooled_ids.index(index[("pooled", -1, n, name)])
+                    into.append((local[index[("strategy", ci, n, name)]],
+                                 pooled_ids.index(index[("pooled", -1, n, name)])))
+                g = index[("strategy", ci, n, name)]
+                if g in linked.seat_groups:  # and a rule variant's, copied for its pairs
+                    into.append((local[g], len(pooled_ids) + linked.seat_groups.index(g)))
+            if ci in linked.tables:
+                table_into.append((t, linked.tables.index(ci)))
             for p, g, b in pairs_of.get(ci, []):
                 if g < b:
                     half.append((local[g], local[b]))
@@ -350,20 +381,29 @@ def _prepared(spec: Spec, lay: Layout, warm_up: bool) -> _Prepared:
             strategies += [index[("strategy", ci, n, name)] for name in distinct]
         folds = (Folding(len(own), ms, blocks, np.array(half, np.int64).reshape(-1, 2), seat_want, None, into,
                          dtype, seat_counted, pair_want, narrow=strategy_groups),
-                 Folding(len(members), mt, blocks, None, table_want, dtype=dtype, counted=table_counted))
+                 Folding(len(members), mt, blocks, None, table_want, dtype=dtype, counted=table_counted,
+                         into=table_into))
         tally = Tally(np.array(group, np.int64), np.array(side, np.int64), folds=folds, **plan,
                       histogram_group=np.array(hist, np.int64), known=not lay.measures.many_rows,
                       tables=np.array(table, np.int64))
-        for k, p in into.items():
-            seat_rows[pooled_ids[p]] += tally.rows[k]
+        for k, p in into:
+            if p < len(pooled_ids):
+                seat_rows[pooled_ids[p]] += tally.rows[k]
         seat_rows[own] = tally.rows
         tables = [cells[k][0] for k in members]
         table_rows[tables] = tally.replays
         batches.append(_Batch(seatings, of_cell, replays, tables, strategies, folds, tally,
-                              (folds[0].placement(own, transposed), folds[1].placement(tables, []))))
-    prepared = _Prepared(batches, pooled_ids, seat_rows, table_rows, seat_counted, pair_want, dtype)
+                           (folds[0].placement(own, transposed), folds[1].placement(tables, [])),
+                           _ruled(spec, cells[members[0]][1])))
+    prepared = _Prepared(batches, pooled_ids, seat_rows, table_rows, seat_counted, pair_want, dtype, linked,
+                         table_want, table_counted)
     _POOL[key] = (spec, lay, prepared)
     return prepared
+
+
+def _ruled(spec: Spec, cell) -> Spec:
+    """The spec as the engine plays a cell of it: with the cell's swept rule values."""
+    return dataclasses.replace(spec, rules=spec.rules_of(cell)) if cell.rules else spec
 
 
 def _plan(lay: Layout) -> dict:

@@ -29,7 +29,7 @@ def _column_int(values: np.ndarray) -> pa.Array:
     return pa.array([Decimal(int(v)) for v in values], pa.decimal128(38, 0))
 
 
-_KINDS = ("seat", "table", "pair", "seat-histogram", "table-histogram")
+_KINDS = ("seat", "table", "pair", "seat-histogram", "table-histogram", "table-pair")
 _MOMENTS = ("present", "total", "gram", "cross", "count")
 
 
@@ -73,6 +73,7 @@ def to_table(stats: Statistics, extra: dict | None = None) -> pa.Table:
         present["a"] = np.array(counted, np.int64)[present["a"]]
         parts += [present, _part(kind, "total", moments.total), _part(kind, "gram", moments.gram)]
     parts.append(_part("pair", "cross", stats.seat.cross))
+    parts.append(_part("table-pair", "cross", stats.table.cross))
     parts += [_histograms("seat-histogram", stats.seat_histograms),
               _histograms("table-histogram", stats.table_histograms)]
     cols = {k: np.concatenate([part[k] for part in parts]) for k in parts[0]}
@@ -81,7 +82,8 @@ def to_table(stats: Statistics, extra: dict | None = None) -> pa.Table:
                       "moment": _coded(cols["moment"], _MOMENTS),
                       "a": pa.array(cols["a"].astype(np.int64)), "b": pa.array(cols["b"].astype(np.int32)),
                       "value": _column_int(cols["value"])})
-    meta = {"format": FORMAT, "groups": lay.groups, "pairs": lay.pairs, "cells": lay.cells,
+    meta = {"format": FORMAT, "groups": lay.groups, "pairs": lay.pairs, "table_pairs": lay.table_pairs,
+            "cells": lay.cells,
             "measures": {"seat": lay.seat_measures, "table": lay.table_measures, "main": lay.measures.main,
                          "per": lay.measures.per, "seat_histogram": lay.measures.seat_histogram,
                          "table_histogram": lay.measures.table_histogram, "scale": lay.measures.scale,
@@ -89,7 +91,7 @@ def to_table(stats: Statistics, extra: dict | None = None) -> pa.Table:
                          "shares": lay.measures.shares, "table_shares": lay.measures.table_shares,
                          "means": lay.measures.means, "table_means": lay.measures.table_means,
                          "words": asdict(lay.measures.words) if lay.measures.words else None,
-                         "sections": lay.measures.sections}}
+                         "sections": lay.measures.sections, "fair": lay.measures.fair}}
     return table.replace_schema_metadata({"simkit": json.dumps({**meta, **(extra or {})})})
 
 
@@ -135,19 +137,20 @@ def _decode(table: pa.Table, meta: dict) -> Statistics:
                               m["table_histogram"], m["scale"], m["many_rows"],
                               tuple(map(tuple, m["shares"])), tuple(map(tuple, m["table_shares"])),
                               tuple(map(tuple, m.get("means", ()))), tuple(map(tuple, m.get("table_means", ()))),
-                              games.Words(**m["words"]) if m.get("words") else _described(meta, "words"),
-                              tuple(m["sections"]) if "sections" in m else _described(meta, "sections") or ())
+                              words=_words(m["words"]) if m.get("words") else _described(meta, "words"),
+                              fair=tuple(m["fair"]) if "fair" in m else _described(meta, "fair") or (),
+                              sections=tuple(m["sections"]) if "sections" in m else _described(meta, "sections") or ())
     lay = Layout(tuple(tuple(g) for g in meta["groups"]), tuple(tuple(p) for p in meta["pairs"]), measures,
-                 tuple(meta["cells"]))
+                 tuple(meta["cells"]), tuple(tuple(p) for p in meta.get("table_pairs", ())))
     seat = Moments.zeros(len(lay.groups), len(lay.seat_measures), len(lay.pairs), object)
-    tab = Moments.zeros(len(lay.cells), len(lay.table_measures), 0, object)
+    tab = Moments.zeros(len(lay.cells), len(lay.table_measures), len(lay.table_pairs), object)
     seat_hist: dict[int, dict[int, int]] = {}
     table_hist: dict[int, dict[int, int]] = {}
     columns = {k: table.column(k).to_pylist() for k in ("kind", "group", "moment", "a", "b", "value")}
     for kind, g, moment, a, b, value in zip(*columns.values()):
         value = int(value)
-        if kind == "pair":
-            seat.cross[g, a, b] = value
+        if kind in ("pair", "table-pair"):
+            (seat if kind == "pair" else tab).cross[g, a, b] = value
         elif kind in ("seat", "table"):
             target = seat if kind == "seat" else tab
             if moment in ("present", "total"):
@@ -159,9 +162,14 @@ def _decode(table: pa.Table, meta: dict) -> Statistics:
     return Statistics(lay, seat, tab, _dense(seat_hist), _dense(table_hist))
 
 
+def _words(said: dict) -> games.Words:
+    """A game's words as stored (JSON has no tuples: its labels come back as lists)."""
+    return games.Words(**{**said, "labels": tuple(tuple(pair) for pair in said.get("labels", ()))})
+
+
 def _described(meta: dict, field: str):
     """What a file written before the statistics kept it holds of its game's description
-    (Measures.words, Measures.sections): its game's, as described now."""
+    (Measures.words, fair, sections): its game's, as described now."""
     run = meta.get("run", {})
     try:
         return getattr(games.get(run["game"]).measures(run["match"]["mode"]), field)
@@ -218,7 +226,7 @@ def _read_chunk(path: Path, lay: Layout) -> Statistics:
 
     moments = []
     for groups, measures, pairs in ((len(lay.groups), len(lay.seat_measures), len(lay.pairs)),
-                                    (len(lay.cells), len(lay.table_measures), 0)):
+                                    (len(lay.cells), len(lay.table_measures), len(lay.table_pairs))):
         moments.append(Moments(take(groups, measures), take(groups, measures), take(groups, measures, measures),
                                take(pairs, measures, measures)))
     hists = []

@@ -48,18 +48,11 @@ class Words:
     means: str = ""       # what the figure of the seat means (Measures.means) shows: "How often each ..."
     length: str = ""      # what the figure of the table histogram's values per deal shows ("": none drawn)
     logarithmic: bool = False  # that figure's values on a logarithmic axis (lengths over a decade or two)
+    labels: tuple[tuple[str, str], ...] = ()  # other measures for a reader: ("turns", "turns per game"), …
 
     @property
     def difference_unit(self) -> str:
         return self.difference or self.unit
-
-    @property
-    def fewest(self) -> str:
-        """The lowest mean, as the report's short answer names it: `fewer` made a superlative
-        ("fewer points" -> "fewest points")."""
-        first, _, rest = self.fewer.partition(" ")
-        most = {"fewer": "fewest", "less": "least", "lower": "lowest"}.get(first)
-        return f"{most} {rest}" if most else f"the lowest mean ({self.fewer})"
 
 
 @dataclass(frozen=True)
@@ -84,6 +77,8 @@ class Measures:
     means: tuple[tuple[str, str], ...] = ()         # seat means the report gives: (summed, per)
     table_means: tuple[tuple[str, str], ...] = ()   # and table means
     words: Words | None = None                      # how the report writes `main` (None: from its name)
+    fair: tuple[str, ...] = ()                      # shares of which exactly one seat of each deal counts (one
+    #                                                 winner, one ass): 1/n at n players when nobody is better
     sections: tuple[str, ...] = ()                  # the report's sections of this game's own measures
     #                                                 (simkit.experiments.report.summary.SECTIONS) it has
 
@@ -154,6 +149,7 @@ class Game:
     seats_for: Callable[[list, int], list]  # (strategy specs, players) -> the seats
     measures: Callable[[str], Measures]     # (match mode) -> what the statistics count
     rule_flags: tuple[Option, ...] = ()
+    deal_rules: tuple[str, ...] = ()   # rule options that change the cards dealt (an experiment's rule sweep says so)
     model: dict = field(default_factory=dict)  # model option -> default (a model of the players, M8)
     check_model: Callable[..., dict] | None = None  # (values, players, where) -> checked values
 

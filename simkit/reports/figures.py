@@ -1,6 +1,8 @@
 """matplotlib figures a report draws from its tables (no display needed): each takes a table with
 its intervals and the words for its axes, so that every kind of run can use them."""
 
+import textwrap
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -102,7 +104,7 @@ def pairwise_heatmap(pairs: pd.DataFrame):
 def shares(rates: pd.DataFrame, column: str, low: str, high: str, xlabel: str):
     """A share per strategy (match wins, donkeys) with its 95% interval over deals."""
     fig, ax = plt.subplots(figsize=(8, 0.3 * len(rates) + 1.5))
-    labels = [f"{r.strategy}  ({r.players}p, cell {r.cell})" for r in rates.itertuples()]
+    labels = [f"{r.strategy}  ({r.players}p, table {r.cell})" for r in rates.itertuples()]
     y = np.arange(len(rates))
     ax.errorbar(rates[column], y, xerr=[rates[column] - rates[low], rates[high] - rates[column]], fmt="o", capsize=4)
     ax.set_yticks(y, labels)
@@ -118,7 +120,7 @@ def seat_means(means: pd.DataFrame, measures: list[str], unit: str):
     cards per game, and for which fault), a marker per measure with its 95% interval over deals."""
     fig, ax = plt.subplots(figsize=(8, 0.5 * len(means) + 1.6))
     y = np.arange(len(means))
-    labels = [f"{r.strategy}  ({r.players}p, cell {r.cell})" for r in means.itertuples()]
+    labels = [f"{r.strategy}  ({r.players}p, table {r.cell})" for r in means.itertuples()]
     step = 0.7 / max(len(measures), 1)
     for k, name in enumerate(measures):
         offset = -0.35 + step * (k + 0.5)
@@ -134,8 +136,51 @@ def seat_means(means: pd.DataFrame, measures: list[str], unit: str):
 
 
 def point(cell: dict) -> str:
-    """A table's sweep point, short: 'attention=0.25, reaction_median=0.3'."""
-    return ", ".join(f"{k.split('.', 1)[-1]}={v:g}" for k, v in cell.get("sweep", {}).items())
+    """A table's sweep point, short: 'attention=0.25, reaction_median=0.3', and its swept rule
+    options' values: 'chicks=True'."""
+    return ", ".join([f"{k.split('.', 1)[-1]}={v:g}" for k, v in cell.get("sweep", {}).items()]
+                     + [f"{k}={v}" for k, v in cell.get("rules", {}).items()])
+
+
+def variants(frame: pd.DataFrame, reference: str):
+    """Each rule variant's paired difference to the reference rules with its 95% interval, a panel
+    per measure of the table (`frame`: experiments' report/variants.rule_variants) that varies,
+    filled where the interval excludes zero; shares in percentage points. The variants keep one
+    order in every panel: the largest change of the first measure first (top). None where no
+    measure varies."""
+    frame = frame[~frame["measure"].str.contains(": ")]  # the table's measures (a strategy's have its name)
+    spread = (frame["difference"].abs() + frame["ci95"]).groupby(frame["measure"]).max()
+    measures = [m for m in dict.fromkeys(frame["measure"]) if spread[m] > 0][:6]  # not those that never vary
+    if not measures:
+        return None
+    several = frame["players"].nunique() > 1
+    first = frame[frame["measure"] == measures[0]]
+    order = list(first.iloc[np.argsort(-first["difference"].abs().to_numpy(), kind="stable")]["cell"])[::-1]
+    cols = min(3, len(measures))
+    rows = -(-len(measures) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(3.6 * cols + 3.2, (0.32 * len(order) + 1.3) * rows + 0.7),
+                             squeeze=False, sharey=True)
+    for ax, measure in zip(axes.flat, measures):
+        part = frame[frame["measure"] == measure].set_index("cell").loc[order]
+        scale = 100.0 if bool(part["share"].iloc[0]) else 1.0
+        for y, r in enumerate(part.itertuples()):
+            ax.errorbar(scale * r.difference, y, xerr=scale * r.ci95, fmt="o", capsize=3, color="C0",
+                        markerfacecolor="C0" if r.decisive else "white")
+        ax.axvline(0, color="0.3", lw=1)
+        ax.margins(x=0.15)
+        ax.grid(axis="x", alpha=0.3)
+        title = measure + (" (percentage points)" if scale == 100.0 else "")
+        ax.set_title(textwrap.fill(title, 38), fontsize=9)
+    labels = [f"{r.variant}{f' ({r.players}p)' if several else ''}"
+              for r in first.set_index("cell").loc[order].itertuples()]
+    for row in axes:
+        row[0].set_yticks(range(len(order)), labels)
+        row[0].set_ylim(-0.7, len(order) - 0.3)
+    for ax in axes.flat[len(measures):]:
+        ax.set_visible(False)
+    fig.suptitle(f"Each rule variant against {reference}, on the same deals (95% intervals)", fontsize=11)
+    fig.tight_layout()
+    return fig
 
 
 def _forest_panel(ax, part: pd.DataFrame, labels: list[str], scale: float) -> None:

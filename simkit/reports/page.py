@@ -38,11 +38,12 @@ class Page:
     top: tuple[str, ...] = ()
     contents: bool = False
     side: bool = False
+    question: str = ""  # what the run was asked, in its spec's words: the page opens with it
 
 
 def markdown(page: Page, captions: dict[str, str]) -> bytes:
     """report.md: every figure as an image link with its caption in italics."""
-    md = [f"# {page.title}", "", page.intro, ""]
+    md = [f"# {page.title}", ""] + ([f"Question: *{page.question}*", ""] if page.question else []) + [page.intro, ""]
     for sentence in page.answers:
         md += [f"**{sentence}**", ""]
     md += _figures_md(page.top, captions)
@@ -58,7 +59,10 @@ def _figures_md(names: tuple[str, ...], captions: dict[str, str]) -> list[str]:
 
 def html_page(page: Page, images: dict[str, bytes], captions: dict[str, str]) -> bytes:
     """report.html: one file, the figures embedded, readable on a phone and printable."""
-    body = [f"<h1>{html.escape(page.title)}</h1>", f"<p>{html.escape(page.intro)}</p>"]
+    body = [f"<h1>{html.escape(page.title)}</h1>"]
+    if page.question:
+        body.append(f"<p class='question'>Question: <em>{html.escape(page.question)}</em></p>")
+    body.append(f"<p>{html.escape(page.intro)}</p>")
     body += [answer_box(sentence) for sentence in page.answers]
     body += [figure_html(n, images[n], captions[n]) for n in page.top]
     if page.contents:
@@ -124,6 +128,7 @@ _STYLE = (
     "padding:0 1.5em 3em;color:#222;line-height:1.45}"
     "h1{margin:0.8em 0 0.3em}h2{border-bottom:1px solid #ddd;padding-bottom:0.2em;margin-top:1.8em}"
     ".answer{font-size:1.1em;background:#f3f6fa;padding:0.6em 0.8em;border-left:4px solid #3465a4}"
+    ".question{font-size:1.1em;color:#333}"
     "nav{background:#fafafa;border:1px solid #e3e3e3;padding:0.5em 1.2em;margin:1em 0}"
     "nav ol{margin:0.3em 0;padding-left:1.4em;columns:2 18em}nav a{color:#3465a4;text-decoration:none}"
     "table{border-collapse:collapse;font-size:0.92em}td,th{border:1px solid #ccc;padding:2px 8px}"

@@ -16,6 +16,11 @@ def written(frame: pd.DataFrame, percent: bool = False) -> pd.DataFrame:
     """Numbers as a reader wants them: ± intervals, shares in percent with theirs; `percent`: the
     table's means and differences are shares (Ezelen's rounds lost)."""
     out = frame.copy()
+    for prefix in [c for c in out.columns if c.endswith(" vs fair") and f"{c} ±" in out.columns]:  # percentage points
+        out[prefix] = [f"{notation.percent(d, h, sign=True)} pp" for d, h in zip(out[prefix], out[f"{prefix} ±"])]
+        out = out.drop(columns=[f"{prefix} ±"])
+    for col in [c for c in out.columns if c.endswith(" fair") and not c.endswith(" vs fair")]:
+        out[col] = [f"{100 * v:.1f}%" for v in out[col]]
     for prefix in [c for c in out.columns if f"{c}_low" in out.columns and f"{c}_high" in out.columns]:
         out[prefix] = [notation.share(*r) for r in zip(out[prefix], out[f"{prefix}_low"], out[f"{prefix}_high"])]
         out = out.drop(columns=[f"{prefix}_low", f"{prefix}_high"])

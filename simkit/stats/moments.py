@@ -126,6 +126,10 @@ class Moments:
     def __eq__(self, other) -> bool:
         return all(a.shape == b.shape and (a == b).all() for a, b in zip(self.parts(), other.parts()))
 
+    def head(self, groups: int) -> "Moments":
+        """Groups 0..groups-1 alone (no pairs)."""
+        return Moments(self.present[:groups], self.total[:groups], self.gram[:groups], self.cross[:0])
+
 
 
 def fill_known(m: Moments, counts: tuple[int, ...], pairs: tuple[tuple[int, int], ...] = ()) -> None:
@@ -150,13 +154,14 @@ class Folding:
     partial sums (one per block or thread that folds): every group's Gram moments of the (m, k)
     in `want` (default: all), the cross moments of each pair (g, b) of `pairs` [P, 2] of the
     (m, k) in `pair_want` (default: `want`), the deals where a measure of `counted` (default: all)
-    is not zero, and group g's sums added to `pooled`'s group into[g]. Groups from `narrow` on
+    is not zero, and for each (g, t) of `into` group g's sums added to `pooled`'s group t (a group
+    may go to several: a cell's sums pooled, a rule variant's copied). Groups from `narrow` on
     (default: none) ask for `pair_want`'s Gram moments only: the products a mean's interval
     needs, where nothing else of them is reported. `arrays` is what `fold_deals` takes."""
 
     def __init__(self, groups: int, measures: int, parts: int, pairs: np.ndarray | None = None,
                  want: np.ndarray | None = None, pooled: np.ndarray | None = None,
-                 into: dict[int, int] | None = None, dtype=np.int64, counted: tuple[int, ...] | None = None,
+                 into: list[tuple[int, int]] | None = None, dtype=np.int64, counted: tuple[int, ...] | None = None,
                  pair_want: np.ndarray | None = None, narrow: int | None = None):
         self.groups, self.measures = groups, measures
         self.narrow = groups if narrow is None else min(narrow, groups)
@@ -167,12 +172,11 @@ class Folding:
         self.own, self.own_narrow, first, second, columns = _asked(
             groups, measures, self.counted, self.pairs.tobytes(), self.want.tobytes(), self.pair_want.tobytes(),
             self.narrow)
-        into = into or {}
+        into = np.array(into or [], np.int64).reshape(-1, 2)
         self._own_placement: tuple | None = None
         self.arrays = (first, second, columns,
                        np.zeros((parts, len(columns)), np.int64), np.zeros((parts, groups * measures), np.int64),
-                       np.zeros((parts, len(first)), np.int64), np.array(list(into), np.int64),
-                       np.array(list(into.values()), np.int64),
+                       np.zeros((parts, len(first)), np.int64), into[:, 0].copy(), into[:, 1].copy(),
                        pooled if pooled is not None else np.zeros((1, 1, 1), dtype))
 
     def reset(self, pooled: np.ndarray | None = None) -> None:
@@ -339,7 +343,7 @@ class Scratch:
         self.sums = buffer(shape, pool, name, zero=not clean, dtype=dtype)
 
     def moments(self, pairs: np.ndarray | None = None, want: np.ndarray | None = None,
-                pooled: "Scratch | None" = None, into: dict[int, int] | None = None,
+                pooled: "Scratch | None" = None, into: list[tuple[int, int]] | None = None,
                 counted: tuple[int, ...] | None = None) -> Moments:
         """The groups' moments (`Folding`'s pairs, want, pooled sums, into and counted), folded
         on all threads. Once per scratch."""

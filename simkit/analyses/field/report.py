@@ -13,7 +13,7 @@ import numpy as np  # noqa: E402
 
 from simkit import games  # noqa: E402
 from simkit.analyses.field.summary import against_table, answer, equilibria_table, intervals, read  # noqa: E402
-from simkit.reports import page  # noqa: E402
+from simkit.reports import glossary, page  # noqa: E402
 from simkit.reports.tables import markdown  # noqa: E402
 
 
@@ -138,8 +138,12 @@ def make_field_report(folder: str) -> Path:
         alike = "".join(f" {', '.join(c)} played alike (swapping them leaves every sum of the table the same, "
                         "on every resample of the deals too): the analysis keeps the first of them, and a stable mix "
                         "may split its weight among them in any way." for c in found["classes"])
+        headline = ("" if len(found["equilibria"]) < 2 else
+                    " The answer above names the first, the mix the dynamics reached from the most starts: where "
+                    "adapting players are likeliest to settle. A mix with a higher value is not more stable: no "
+                    "player can move the table to it alone.")
         sections += [page.Section(f"{n} players: the stable mix", markdown(equilibria_table(meta, found)), (dyn,),
-                                  alike),
+                                  (alike + headline).strip()),
                      page.Section(f"{n} players: the ranking against the stable mix",
                                   markdown(against_table(meta, found)), (vs,),
                                   "Value: the strategy's payoff with the other seats drawn from the stable mix; "
@@ -147,6 +151,7 @@ def make_field_report(folder: str) -> Path:
                                   "mix). Every profile's payoffs, each with its 95% interval over deals, are in "
                                   "payoffs.parquet beside this report.")]
     answers = tuple(sentence.replace("**", "") for sentence in sentences)
+    sections.append(glossary.section(glossary.FIELD, game.measures("single").said()))
     report = page.Page(f"{meta['name']}: what wins when everyone adapts", intro, answers, tuple(sections))
     return page.write(out, report, found_figs, captions)
 

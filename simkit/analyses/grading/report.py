@@ -12,11 +12,12 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from simkit import games  # noqa: E402
 from simkit.analyses.grading.grade import POINTS, lost_by_point  # noqa: E402
 from simkit.analyses.grading.record import read_grading  # noqa: E402
 from simkit.analyses.grading.spec import Grading  # noqa: E402
 from simkit.games.whos_the_ass.rules import GAME  # noqa: E402
-from simkit.reports import page  # noqa: E402
+from simkit.reports import glossary, page  # noqa: E402
 from simkit.reports.tables import markdown  # noqa: E402
 from simkit.stats.intervals import mean_ci  # noqa: E402
 from simkit.strategies import registry  # noqa: E402
@@ -155,6 +156,15 @@ def _fmt(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def _below_zero(points: pd.DataFrame) -> str:
+    """What a number below 0 in the table of points lost means, where there is one."""
+    if not (points["lost per hand"] < 0).any():
+        return ""
+    return ("Below 0: on the half of the samples the costs are weighed on, the strategy's moves did better than "
+            "the search's picks, made on the other half. Within its interval that is chance; beyond it, the "
+            "search's rollouts misjudge those positions.")
+
+
 def make_grading_report(folder: str, shown_as: str | None = None) -> Path:
     """Write report.md, report.html and the figures of a grading run into `folder` (its traces
     named as in `shown_as`, the folder the user gave, where that is not the folder written)."""
@@ -183,9 +193,10 @@ def make_grading_report(folder: str, shown_as: str | None = None) -> Path:
     shown = points.assign(strategy=points["strategy"].map(_marked))
     sections = (
         page.Section("Graded strategies", markdown(_fmt(overview(spec, hands)))),
-        page.Section("Points lost per decision point", markdown(_fmt(shown))),
+        page.Section("Points lost per decision point", markdown(_fmt(shown)), note=_below_zero(points)),
         page.Section("How costly the moves are", "", ("move-costs.png",)),
         page.Section("The costliest moves", markdown(worst(spec, moves, shown_as or folder))),
+        glossary.section(glossary.GRADING, games.get(GAME).measures("single").said()),
     )
     found = {"lost-by-point.png": figure_points(points, spec.graded),
              "move-costs.png": figure_costs(moves, spec.graded)}

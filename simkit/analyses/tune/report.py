@@ -17,7 +17,7 @@ from simkit import games  # noqa: E402
 from simkit.analyses.tune.record import RACE  # noqa: E402
 from simkit.analyses.tune.space import PLACEHOLDER, fill  # noqa: E402
 from simkit.analyses.tune.summary import answer, confirmation_table, field_text, figure, read  # noqa: E402
-from simkit.reports import page  # noqa: E402
+from simkit.reports import glossary, page  # noqa: E402
 from simkit.reports.tables import markdown  # noqa: E402
 from simkit.stats.notation import value  # noqa: E402
 
@@ -267,6 +267,7 @@ def make_tuning_report(folder: str) -> Path:
                 page.Section("The race", markdown(rounds_table(meta, rows)), ("race.png",)),
                 page.Section("Around the winner", "", ("response.png",) if slices else ()) if not tpe else
                 page.Section("What the sampler proposed", "", ("proposals.png",)),
-                page.Section("The space", markdown(space_table(meta))))
+                page.Section("The space", markdown(space_table(meta))),
+                glossary.section(glossary.TUNING, game.measures("single").said()))
     return page.write(out, page.Page(f"{meta['name']}: the best setting", intro, (sentence,), sections), found,
                       captions)

@@ -48,6 +48,10 @@ def captions(said: Words, n: int, diffs: pd.DataFrame | None, baseline: str,
                              f"{f' ({said.zero})' if said.zero else ''}, its share at left and the spread of the "
                              f"values above 0 at right (each the share of seat rows); {per_table}."),
         "seat-means.png": f"{means_shown}; bars are 95% intervals over deals; {per_table}.",
+        "variants.png": ("Each rule variant's mean minus the reference rules' on the same deals, a panel per "
+                         f"measure of the {said.deal} that varies (shares in percentage points; the variants in one "
+                         "order, the largest change of the first measure at the top); bars are 95% intervals over "
+                         f"{per_table}; filled markers: decisive (the interval excludes zero)."),
         **({length_figure(said): f"{said.length}; {per_table}."} if said.length else {}),
     }
 

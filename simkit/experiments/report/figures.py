@@ -80,7 +80,7 @@ def loss_causes(causes: pd.DataFrame):
     with 95% intervals over deals."""
     fig, ax = plt.subplots(figsize=(8, 0.4 * len(causes) + 1.5))
     y = np.arange(len(causes))
-    labels = [f"{r.strategy}  ({r.players}p, cell {r.cell})" for r in causes.itertuples()]
+    labels = [f"{r.strategy}  ({r.players}p, table {r.cell})" for r in causes.itertuples()]
     for offset, cause in ((-0.15, "last"), (0.15, "tempo")):
         ax.errorbar(causes[cause], y + offset, xerr=[causes[cause] - causes[f"{cause}_low"],
                                                      causes[f"{cause}_high"] - causes[cause]],

@@ -173,14 +173,14 @@ def shares(table: pd.DataFrame) -> pd.DataFrame:
     each with its interval over deals (single hands only)."""
     by = ["cell", "players", "strategy"]
     out = _share_over_deals(table, by, (table["penalty"] == 0).to_numpy(), "out")
-    ass = _share_over_deals(table, by, table["ass_end"].to_numpy(), "ass")
+    ass = _fair(_share_over_deals(table, by, table["ass_end"].to_numpy(), "ass"), "ass")
     return out.drop(columns="n").merge(ass, on=by)
 
 
 def win_rates(table: pd.DataFrame) -> pd.DataFrame:
     """Per cell and strategy: the share of matches won (a shared win counts its share), with its
     interval over deals."""
-    out = _share_over_deals(table, ["cell", "players", "strategy"], table["win"].to_numpy(), "win")
+    out = _fair(_share_over_deals(table, ["cell", "players", "strategy"], table["win"].to_numpy(), "win"), "win")
     return out.rename(columns={"win_low": "low", "win_high": "high"})
 
 
@@ -240,7 +240,16 @@ def share_by_strategy(table: pd.DataFrame, column: str, name: str, rows: pd.Seri
 def donkey_rates(table: pd.DataFrame) -> pd.DataFrame:
     """Ezelen (Z7): per cell and strategy, the share of matches in which its seat became the donkey,
     with its interval over deals."""
-    return share_by_strategy(table, "donkey", "donkey", table["round"] == 0)
+    return _fair(share_by_strategy(table, "donkey", "donkey", table["round"] == 0), "donkey")
+
+
+def _fair(frame: pd.DataFrame, name: str) -> pd.DataFrame:
+    """A share of which exactly one seat of each deal counts, with its fair value (1/n) and its
+    difference to it beside it, as the statistics' tables have them (report/tables.py)."""
+    fair = 1 / frame["players"].astype(float)
+    return frame.assign(**{f"{name} fair": fair, f"{name} vs fair": frame[name] - fair,
+                           f"{name} vs fair ±": [half_width(*r) for r in zip(frame[name], frame[f"{name}_low"],
+                                                                               frame[f"{name}_high"])]})
 
 
 def lineup_names(table: pd.DataFrame) -> pd.Series:

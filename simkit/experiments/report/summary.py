@@ -8,7 +8,7 @@ import pandas as pd
 
 from simkit import games
 from simkit.experiments.report import figures as drawn
-from simkit.experiments.report import tables
+from simkit.experiments.report import tables, variants
 from simkit.experiments.report.captions import length_figure
 from simkit.experiments.statistics import Statistics
 from simkit.games import Words
@@ -40,6 +40,8 @@ def summary(results, baseline: str = "lowest") -> dict[str, pd.DataFrame]:
     stats = _stats(results)
     said = tables.words(stats)
     out = {said.title: tables.strategy_means(stats)}
+    if stats.layout.table_pairs:  # a sweep of rule options: what each variant changes, on the same deals
+        out[VARIANTS] = variants.rule_variants(stats)
     for key, (title, table, mixed) in SECTIONS.items():  # the game's own sections, those it names
         if key in stats.layout.measures.sections:
             out[title] = _mixed(table(stats)) if mixed else table(stats)
@@ -57,6 +59,9 @@ def summary(results, baseline: str = "lowest") -> dict[str, pd.DataFrame]:
         out["Parameter sweep"] = tables.sweep_curves(stats, baseline)
     out["Seat position effect"] = tables.seat_effect(stats)
     return out
+
+
+VARIANTS = "Rule variants against the reference rules (paired on the same deals)"
 
 
 def _mixed(frame: pd.DataFrame) -> pd.DataFrame:
@@ -95,6 +100,10 @@ def figures_for(results, stats_tables: dict[str, pd.DataFrame] | None = None,
     if diffs is not None and len(diffs):  # the main answer first
         out["difference.png"] = figures.forest(diffs, said.difference_unit, bool(said.share_of), baseline,
                                                stats.layout.cells)
+    if VARIANTS in found and len(found[VARIANTS]):
+        figure = figures.variants(found[VARIANTS], variants.reference_name(stats))
+        if figure is not None:  # some measure of the table varies
+            out["variants.png"] = figure
     out["comparison.png"] = figures.strategy_comparison(means, said.unit)
     if "Match wins" in found:
         out["match-wins.png"] = figures.shares(found["Match wins"], "win", "low", "high",
@@ -126,6 +135,11 @@ def figures_for(results, stats_tables: dict[str, pd.DataFrame] | None = None,
 def means_title(said: Words) -> str:
     """The title of the table of the game's seat means (Measures.means)."""
     return f"Per strategy and {said.deal} (means)"
+
+
+def paired_title(found: dict[str, pd.DataFrame]) -> str:
+    """The title of the report's table of paired differences to the baseline."""
+    return next(title for title in found if title.startswith("Paired difference"))
 
 
 def paired_table(found: dict[str, pd.DataFrame]) -> pd.DataFrame | None:

@@ -96,9 +96,21 @@ def _share_columns(stats: Statistics, measures: dict[str, tuple[str, str]]) -> p
         for out, (num, den) in measures.items():
             share, low, high, n = share_ci(stats.seat, g, _seat(stats, num), _seat(stats, den), scale.get(num, 1))
             row.update({out: share, f"{out}_low": low, f"{out}_high": high})
+            row.update(_beside_fair(stats, num, out, share, low, high, players))
         row["n"] = n
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def _beside_fair(stats: Statistics, measure: str, out: str, share: float, low: float, high: float,
+                 players: int) -> dict:
+    """A share's fair value beside it, where the game knows it (Measures.fair: exactly one seat of
+    each deal counts, so 1/n under no skill at n players), and the share's difference to it with
+    the share's interval moved with it; nothing for any other share."""
+    if measure not in stats.layout.measures.fair:
+        return {}
+    fair = 1 / players
+    return {f"{out} fair": fair, f"{out} vs fair": share - fair, f"{out} vs fair ±": half_width(share, low, high)}
 
 
 def shares(stats: Statistics) -> pd.DataFrame:
@@ -241,6 +253,7 @@ def table_summary(stats: Statistics) -> pd.DataFrame:
         for num, den in m.table_shares:
             share, low, high, n = share_ci(stats.table, ci, _table(stats, num), _table(stats, den))
             row.update({num: share, f"{num}_low": low, f"{num}_high": high})
+            row.update(_beside_fair(stats, num, num, share, low, high, cell["players"]))
         for num, den in m.table_means:
             mean, half, n = ratio_ci(stats.table, ci, _table(stats, num), _table(stats, den))
             row.update({num: mean, f"{num} ±": half})
@@ -301,7 +314,7 @@ def means_shown(stats: Statistics) -> pd.DataFrame:
     from simkit.stats import notation
 
     means = strategy_means(stats)
-    return pd.DataFrame({"cell": means["cell"], "players": means["players"], "strategy": means["strategy"],
+    return pd.DataFrame({"table": means["cell"], "players": means["players"], "strategy": means["strategy"],
                          measure_title(stats): [notation.value(m, h, is_share(stats))
                                                 for m, h in zip(means["mean"], means["ci95"])],
-                         "n": [f"{n:,}" for n in means["n"]]}).set_index(["cell", "players", "strategy"])
+                         "n": [f"{n:,}" for n in means["n"]]}).set_index(["table", "players", "strategy"])

@@ -11,12 +11,21 @@ from simkit import games
 from simkit.core.errors import SimkitError
 from simkit.experiments import stats_file
 from simkit.experiments.report import tables
-from simkit.experiments.report.answer import answer
+from simkit.experiments.report.answer import answered
 from simkit.experiments.report.captions import captions
-from simkit.experiments.report.findings import findings
-from simkit.experiments.report.summary import figures_for, marked, paired_table, summary, title_of
+from simkit.experiments.report.summary import (
+    VARIANTS,
+    figures_for,
+    marked,
+    paired_table,
+    paired_title,
+    summary,
+    title_of,
+)
+from simkit.experiments.report.variants import cell_names, rules_text
+from simkit.experiments.report.variants import shown as variants_shown
 from simkit.experiments.statistics import Statistics
-from simkit.reports import page
+from simkit.reports import glossary, page
 from simkit.reports.tables import markdown, written
 from simkit.strategies import registry
 
@@ -59,7 +68,10 @@ def _header(stats: Statistics, meta: dict) -> str:
     players = sorted({c["players"] for c in cells})
     count = f"{players[0]}" if len(players) == 1 else ", ".join(map(str, players[:-1])) + f" and {players[-1]}"
     tables_word = f"{len(cells)} tables" if len(cells) > 1 else "one table"
-    rules = ", ".join(f"{k} = {v}" for k, v in meta.get("rules", {}).items()) or "the defaults"
+    swept = list(dict.fromkeys(k for c in cells for k in c.get("rules", {})))
+    rules = rules_text({k: v for k, v in meta.get("rules", {}).items() if k not in swept}) or "the defaults"
+    if swept:
+        rules += f"; swept: {', '.join(swept)} (a table per variant)"
     extra = ", ".join(f"{k} {v}" for k, v in meta.get("match", {}).items() if k != "mode")
     play = f"single {game.unit()}" if mode == "single" else f"matches: {mode}" + (f", {extra}" if extra else "")
     seating = ("seats rotated: every strategy plays every seat of every deal" if meta.get("seating") == "rotate"
@@ -104,20 +116,36 @@ def make_report(folder: str, baseline: str | None = None) -> Path:
     constant = _constant_columns(stats)
     main = {title_of(found), "Seat position effect", "Parameter sweep"}  # tables of the main measure
     percent = {title: tables.is_share(stats) and (title in main or title.startswith("Paired")) for title in found}
-    sections = [(_titled(title, frame), markdown(written(_without(frame, constant), percent[title])))
+    ruled = cell_names(stats)
+    sections = [(_titled(title, frame), markdown(_written(title, frame, constant, percent[title], ruled)))
                 if len(frame) else (title, empty) for title, frame in shown.items()]
     names = dict.fromkeys(key[3] for key in stats.layout.groups if key[0] == "strategy")
     said = tables.words(stats)
-    short = [registry.marked_text(game_name, line, names) for line in findings(found, baseline, said)]
+    said_so = answered(stats, baseline, found, game_name)
+    short = [registry.marked_text(game_name, line, names) for line in said_so.lines]
     sections.insert(0, ("In short", "\n".join(f"- {line}" for line in short)))
-    sentence = registry.marked_text(game_name, answer(stats, baseline), names)
+    sentence = registry.marked_text(game_name, said_so.sentence, names)
     means = found[title_of(found)]
     caption_of = captions(said, int(means["n"].min()) if len(means) else 0, paired_table(found), baseline, means)
-    beside = _beside(found, sections, drawn)
+    beside = _beside(found, sections, drawn, VARIANTS in found)
     report = page.Page(name, _header(stats, meta), (sentence,),
-                       tuple(page.Section(title, text, tuple(beside.get(title, ()))) for title, text in sections),
-                       top=tuple(beside.get("", ())), contents=True, side=True)
+                       tuple(page.Section(title, text, tuple(beside.get(title, ()))) for title, text in sections)
+                       + (glossary.section(glossary.EXPERIMENT + (glossary.VARIANTS if VARIANTS in found else ()),
+                                           said),),
+                       top=tuple(beside.get("", ())), contents=True, side=True, question=meta.get("question", ""))
     return page.write(out, report, drawn, caption_of)
+
+
+def _written(title: str, frame: pd.DataFrame, constant: list[str], percent: bool,
+             ruled: dict[int, str]) -> pd.DataFrame:
+    """A table as the report writes it: its numbers formatted, the run's constant columns left out,
+    and where rule options are swept each table's rules beside its number (`ruled`)."""
+    if title == VARIANTS:  # shares and means in one table: each row formatted as what it is
+        return _without(variants_shown(frame), constant).rename(columns={"cell": "table"})
+    out = written(_without(frame, constant), percent)
+    if ruled and "cell" in out.columns:
+        out.insert(list(out.columns).index("cell") + 1, "rules", out["cell"].map(ruled))
+    return out.rename(columns={"cell": "table"})
 
 
 def _baseline(stats: Statistics, meta: dict, given: str | None) -> str:
@@ -144,15 +172,18 @@ MEANS = "the main table"
 BESIDE = {"difference.png": "", "comparison.png": MEANS, "distribution.png": MEANS, "match-wins.png": "Match wins",
           "donkey.png": "Became the donkey (E-Z-E-L)", "loss-causes.png": "Rounds lost by cause",
           "first-signal.png": "Turn of the first signal", "head-to-head.png": "Head to head (tournament)",
-          "sweep.png": "Parameter sweep", "hand-length.png": "Hand length"}
+          "sweep.png": "Parameter sweep", "hand-length.png": "Hand length", "variants.png": VARIANTS}
 
 
-def _beside(found: dict, sections: list[tuple[str, str]], images: dict) -> dict[str, list[str]]:
-    """Which figures go with which section (a figure of its own gets a section of its own)."""
+def _beside(found: dict, sections: list[tuple[str, str]], images: dict, variants: bool) -> dict[str, list[str]]:
+    """Which figures go with which section (a figure of its own gets a section of its own). Where
+    rule options are swept, the variants' figure is the answer's, at the top."""
     titles = {title for title, _ in sections}
     out: dict[str, list[str]] = {}
-    for n in images:
+    for n in sorted(images, key=lambda n: n != "variants.png") if variants else images:
         where = BESIDE.get(n, "Figures")
+        if variants and n in ("variants.png", "difference.png"):
+            where = "" if n == "variants.png" else paired_title(found)
         where = title_of(found) if where == MEANS else where
         where = next((t for t in titles if t.startswith(f"{where}: ")), where)  # a title that says more
         if where and where not in titles:

@@ -55,14 +55,17 @@ LOST = Words("Share of games lost per strategy", "share of games lost", "fewer g
                    "word, a hesitation over the limit, a false slap (E9), the last slap at a tie (E8)",
              length="Turns per game (every card flipped is a turn), the share of games at each length. A game's "
                     "length belongs to its whole table, so it is drawn per table (its strategies named), or per "
-                    "player count where there are many tables", logarithmic=True)
+                    "player count where there are many tables", logarithmic=True,
+             labels=(("turns", "turns per game"), ("ties", "ties per game"), ("taken", "cards taken per game"),
+                     ("starter_won", "games won by the seat that flipped first (of the games won)"),
+                     ("won", "games won"), ("capped", "games stopped at max_turns")))
 
 
 def _measures(mode: str) -> Measures:
     from simkit.games.eigenwijs.measures import SEAT, TABLE, TABLE_HISTOGRAM
 
     return Measures(SEAT, TABLE, "games_lost", table_histogram=TABLE_HISTOGRAM, shares=(("games_lost", "rows"),),
-                    table_shares=(("won", "rows"), ("capped", "rows"), ("starter_won", "rows")),
+                    table_shares=(("won", "rows"), ("capped", "rows"), ("starter_won", "won")), fair=("starter_won",),
                     means=tuple((m, "rows") for m in SEAT[2:-1]), table_means=tuple((m, "rows") for m in TABLE[4:]),
                     words=LOST)
 
@@ -100,7 +103,7 @@ GAME = Game(
     name=GAME, title="Eigenwijs", deal="game", players=(MIN_PLAYERS, MAX_PLAYERS), check_players=check_players,
     rules=DEFAULT_RULES, check_rules=check_rules, match_modes=("single",), counted_modes=(),
     default_strategy="right", default_baseline="right", strategies="simkit.strategies.eigenwijs",
-    seats_for=_seats_for, measures=_measures,
+    seats_for=_seats_for, measures=_measures, deal_rules=("colours", "egg_cards", "broken", "chick_cards", "chicks"),
     rule_flags=(Option("--chicks", "chicks", "Eigenwijs: play with the chick cards (E12), true or false."),
                 Option("--precies", "precies", "Eigenwijs: the Precies variant (E14), true or false."),
                 Option("--rotating", "rotating", "Eigenwijs: rotating piles (E13), true or false.")),

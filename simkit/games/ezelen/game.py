@@ -76,7 +76,9 @@ def _measured(played: dict[str, np.ndarray], n: int, first: int) -> pa.Table:
 
 
 LOST = Words("Share of rounds lost per strategy", "share of rounds lost", "fewer rounds lost", "rounds",
-             "percentage points of rounds lost", deal="round")
+             "percentage points of rounds lost", deal="round",
+             labels=(("last", "rounds ended by the last to copy"), ("tempo", "by a tempo fault"),
+                     ("tie", "tied"), ("stalled", "stalled"), ("signalled", "with a signal")))
 
 
 def _measures(mode: str) -> Measures:
@@ -86,8 +88,8 @@ def _measures(mode: str) -> Measures:
     return Measures(MATCH_SEAT if mode == "ezel" else SEAT, TABLE, "lost", table_histogram=TABLE_HISTOGRAM,
                     many_rows=mode == "ezel", shares=rounds + ((("donkey", "matches"),) if mode == "ezel" else ()),
                     table_shares=tuple((why, "rows") for why in ("last", "tempo", "tie", "stalled", "signalled")),
-                    words=LOST, sections=(("donkey",) if mode == "ezel" else ()) + ("loss causes", "round endings",
-                                                                                      "first signal"))
+                    words=LOST, fair=("donkey",),
+                    sections=(("donkey",) if mode == "ezel" else ()) + ("loss causes", "round endings", "first signal"))
 
 
 def _simulate(seats: list, count: int, seed: int, rules: dict, model: dict, matches: bool, chunks: int, progress):

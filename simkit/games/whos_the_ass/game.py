@@ -77,10 +77,12 @@ def _measures(mode: str) -> Measures:
     if mode == "single":
         seat, table = HISTOGRAMS
         return Measures(SEAT, TABLE, "penalty", seat_histogram=seat, table_histogram=table,
-                        shares=(("out", "rows"), ("ass", "rows")), words=PENALTY, sections=("went out",))
+                        shares=(("out", "rows"), ("ass", "rows")), words=PENALTY, sections=("went out",),
+                        fair=("ass",))
     seat, table = MATCH_HISTOGRAMS
     return Measures(MATCH_SEAT, MATCH_TABLE, "total", seat_histogram=seat, table_histogram=table,
-                    scale={"win": WIN_SCALE}, shares=(("win", "rows"),), words=TOTAL, sections=("match wins",))
+                    scale={"win": WIN_SCALE}, shares=(("win", "rows"),), words=TOTAL, sections=("match wins",),
+                    fair=("win",))
 
 
 def _simulate(seats: list, count: int, seed: int, rules: dict, model: dict, matches: bool, chunks: int, progress):
