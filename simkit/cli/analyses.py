@@ -42,7 +42,9 @@ def tune(spec_file, out, budget, resume, workers, scheduler, threads, strategy_f
 @click.command(short_help="What wins when everyone adapts: the equilibria of a pool of strategies.")
 @click.argument("spec_file", type=str)
 @click.option("--out", "out", type=str, default=None, help="Folder for the field (default: runs/<name>).")
-@click.option("--hands", "-H", type=int, default=None, help="Deals per profile, overriding the spec.")
+@click.option("--hands", "-H", type=int, default=None,
+              help="Deals per profile, overriding the spec's `hands`; each deal is played in every distinct "
+                   "seating of its profile, so a field plays many more hands than deals.")
 @click.option("--resume", is_flag=True, help="Finish an interrupted field in --out (a finished one: analysed again).")
 @dask_opts
 @engine_threads_opt
