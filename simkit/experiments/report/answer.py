@@ -64,8 +64,8 @@ def answered(stats: Statistics, baseline: str, found: dict[str, pd.DataFrame] | 
     if which == "variants":
         return _variants_answer(stats, baseline, said, game)
     if which == "sweep":
-        swept = sweep_findings(stats, baseline, said)
-        return Answer(_joined(swept).sentence, tuple(swept + not_swept_findings(stats, baseline, said)))
+        found = sweep_findings(stats, baseline, said) + not_swept_findings(stats, baseline, said)
+        return _joined(found)
     if which == "tournament":
         return _tournament_answer(pairs)
     singles = _singles(stats, said)

@@ -1,7 +1,8 @@
 """The answer to a sweep (docs/reports.md): for each swept strategy and player count, its best
 point (the lowest paired difference to the baseline on the same deals, or the lowest mean where
-the baseline does not play beside it), that estimate with its interval, and the points whose
-intervals overlap it: the question a sweep asks. The strategies it does not sweep follow, each
+the baseline does not play beside it), that estimate with its interval, the points whose
+intervals overlap it, and its worst point (how much the parameter matters): the question a sweep
+asks. The strategies it does not sweep follow, each
 against the baseline over the sweep's tables."""
 
 import pandas as pd
@@ -54,24 +55,29 @@ def sweep_findings(stats: Statistics, baseline: str, said: Words) -> list[str]:
             found, paired = _estimates(stats, baseline, family, n)
             if len(found) < 2:
                 continue
-            best = found.loc[found["estimate"].idxmin()]
+            best, worst = found.loc[found["estimate"].idxmin()], found.loc[found["estimate"].idxmax()]
             cell = stats.layout.cells[int(best["cell"])]
             rivals = found[(found["estimate"] - found["ci95"] <= best["estimate"] + best["ci95"])
                            & (found["cell"] != best["cell"])]
             where = f" at {n} players" if len(players) > 1 else ""
-            if paired:
-                d, h = best["estimate"], best["ci95"]
-                size = notation.percent(abs(d), h, sign=True)[1:] if said.share_of else notation.mean(abs(d), h, 2)
-                sure = "" if abs(d) > h else ", not decisive"
-                what = f"{size} {_fewer(said, d)} than {baseline}{sure} (paired on the same deals)"
-            elif said.share_of:
-                what = f"it loses {notation.percent(best['estimate'], best['ci95'])} of its {said.share_of}"
-            else:
-                what = f"it scores {amount(said, best['estimate'], best['ci95'])} {said.unit}"
+            what = _estimate(said, best, paired, baseline)
             others = [_point(stats.layout.cells[int(c)], family, alone) for c in rivals["cell"]]
+            low = _point(stats.layout.cells[int(worst["cell"])], family, alone)
             lines.append(f"{family}'s best point{where} is {_point(cell, family, alone)}: {what}; "
-                         f"{_overlapping(others)}.")
+                         f"{_overlapping(others)}; its worst, {low}: {_estimate(said, worst, paired, baseline)}.")
     return lines
+
+
+def _estimate(said: Words, row, paired: bool, baseline: str) -> str:
+    """A sweep point's estimate in words: its paired difference to the baseline, or its mean."""
+    if paired:
+        d, h = row["estimate"], row["ci95"]
+        size = notation.percent(abs(d), h, sign=True)[1:] if said.share_of else notation.mean(abs(d), h, 2)
+        sure = "" if abs(d) > h else ", not decisive"
+        return f"{size} {_fewer(said, d)} than {baseline}{sure} (paired on the same deals)"
+    if said.share_of:
+        return f"it loses {notation.percent(row['estimate'], row['ci95'])} of its {said.share_of}"
+    return f"it scores {amount(said, row['estimate'], row['ci95'])} {said.unit}"
 
 
 def _overlapping(points: list[str]) -> str:
