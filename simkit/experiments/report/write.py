@@ -127,7 +127,8 @@ def make_report(folder: str, baseline: str | None = None) -> Path:
     sentence = registry.marked_text(game_name, said_so.sentence, names)
     means = found[title_of(found)]
     caption_of = captions(said, int(means["n"].min()) if len(means) else 0, paired_table(found), baseline, means)
-    beside = _beside(found, sections, drawn, VARIANTS in found)
+    headline = "variants.png" if VARIANTS in found else "sweep.png" if "sweep.png" in drawn else None
+    beside = _beside(found, sections, drawn, headline)
     report = page.Page(name, _header(stats, meta), (sentence,),
                        tuple(page.Section(title, text, tuple(beside.get(title, ()))) for title, text in sections)
                        + (glossary.section(glossary.EXPERIMENT + (glossary.VARIANTS if VARIANTS in found else ()),
@@ -175,15 +176,16 @@ BESIDE = {"difference.png": "", "comparison.png": MEANS, "distribution.png": MEA
           "sweep.png": "Parameter sweep", "hand-length.png": "Hand length", "variants.png": VARIANTS}
 
 
-def _beside(found: dict, sections: list[tuple[str, str]], images: dict, variants: bool) -> dict[str, list[str]]:
+def _beside(found: dict, sections: list[tuple[str, str]], images: dict, headline: str | None) -> dict[str, list[str]]:
     """Which figures go with which section (a figure of its own gets a section of its own). Where
-    rule options are swept, the variants' figure is the answer's, at the top."""
+    rule options or parameters are swept, the figure of the variants or of the sweep is the
+    answer's (`headline`), at the top, and the paired differences' goes with their table."""
     titles = {title for title, _ in sections}
     out: dict[str, list[str]] = {}
-    for n in sorted(images, key=lambda n: n != "variants.png") if variants else images:
+    for n in sorted(images, key=lambda n: n != headline) if headline else images:
         where = BESIDE.get(n, "Figures")
-        if variants and n in ("variants.png", "difference.png"):
-            where = "" if n == "variants.png" else paired_title(found)
+        if headline and n in (headline, "difference.png"):
+            where = "" if n == headline else paired_title(found)
         where = title_of(found) if where == MEANS else where
         where = next((t for t in titles if t.startswith(f"{where}: ")), where)  # a title that says more
         if where and where not in titles:
