@@ -147,3 +147,29 @@ def test_cheat_is_marked_a_ceiling_in_the_strength_table():
     assert rows["cheat(samples=2)"] == "†" and "pimc(samples=2)" in rows and rows["pimc(samples=2)"] != "†"
     assert result.output.splitlines()[-2] == ("† cheat(samples=2) sees every player's hand: a ceiling on good play, "
                                               "not a way to play.")
+
+
+def test_a_mixed_field_seats_its_strategies_clockwise_from_the_rated_seat():
+    """--field lowest,greedy,highest: the seats after the rated one play them in turn; the comparison
+    table puts lowest (the first) in the rated seat among the same others; rebuilt by hand."""
+    from simkit.games.strength import rating_of
+
+    rating = rating_of("whos-the-ass", "lowest,greedy,highest")
+    assert (rating.baseline, rating.others, rating.versus) == ("lowest", ("lowest", "greedy", "highest"), "vs lowest")
+    table = rating(["spend"], players=4, hands=400, seed=5)
+    mine, base = [], []
+    for k in range(4):
+        others = {(k + 1) % 4: "lowest", (k + 2) % 4: "greedy", (k + 3) % 4: "highest"}
+        for who, out in (("spend", mine), ("lowest", base)):
+            lineup = [others.get(s, who) for s in range(4)]
+            out.append(batch.play(seats_for(lineup, 4), 100, 5, first=100 * k).penalties[:, k])
+    mine, base = np.concatenate(mine), np.concatenate(base)
+    assert np.isclose(table.loc["spend", "mean penalty"], mine.mean())
+    assert np.isclose(table.loc["spend", "vs lowest"], (mine - base).mean())
+    assert table.loc["lowest", "vs lowest"] == 0
+    from simkit.cli import cli
+
+    result = CliRunner().invoke(cli, ["strength", "-n", "3", "-H", "30", "--field", "lowest,greedy",
+                                      "--strategies", "spend"])
+    assert result.exit_code == 0 and "against lowest, greedy in turn clockwise from its seat, paired with lowest in " \
+                                      "that seat" in result.output, result.output

@@ -25,7 +25,9 @@ from simkit.strategies.plugins import load_strategy_files
                    "defaults; Ezelen's attention profiles bring their model values).")
 @click.option("--field", type=str, default=None,
               help="The strategy in every other seat and at the comparison table (default: the game's baseline), "
-                   "e.g. --field highest.")
+                   "e.g. --field highest; or a mixed table, e.g. --field lowest,greedy,highest: the other seats "
+                   "play them in turn clockwise from the rated seat, and the comparison table seats the first "
+                   "in the rated seat.")
 @rule_flag_opts
 @rule_opt
 @strategy_file_opt
@@ -53,7 +55,9 @@ def strength(game, players, hands, seed, strategies, field, rule_pairs, strategy
         table = rating(candidates, players, hands, seed, rules, progress=bar.update)
     elapsed = time.perf_counter() - start
     in_force = ", ".join(f"{k}={v}" for k, v in rules.items())
-    click.echo(f"Strength at {players} players: each strategy in one seat (rotated) against {base}, "
+    against = (f"{', '.join(rating.others)} in turn clockwise from its seat, paired with {base} in that seat"
+               if rating.others else base)
+    click.echo(f"Strength at {players} players: each strategy in one seat (rotated) against {against}, "
                f"{hands:,} {described.unit()} each, seed {seed}, {in_force}; '{rating.versus}' is the paired "
                f"difference in {rating.difference} to {base} in the same seat on the same deals "
                "(negative = better), ± the 95% interval" + ("; shares in percent, differences in percentage points"

@@ -31,6 +31,7 @@ class Rating:
     difference: str  # what 'vs baseline' is a difference in: "mean penalty per hand", "share of rounds lost"
     play: Play
     share: bool = False  # the measure is a share (shown in percent, differences in percentage points)
+    others: tuple[str, ...] = ()  # a mixed field: the other seats' strategies, clockwise from the candidate's
 
     @property
     def versus(self) -> str:
@@ -48,7 +49,10 @@ def strength_table(rating: Rating, candidates: list, players: int, hands: int, s
     measure per deal (column `rating.measure`) and the paired difference to the baseline in the
     same seat on the same deals (`rating.versus`), each with the half-width of its 95% interval
     (columns "±" and "± "), whether that interval excludes 0 ("decisive"), and n; sorted by the
-    difference. A candidate whose label is the baseline's is the baseline's row."""
+    difference. A candidate whose label is the baseline's is the baseline's row. With a mixed field
+    (`rating.others`), the seats after the candidate's, clockwise, play the field's strategies in turn
+    (again from the first where there are more seats), and the comparison table seats the baseline
+    (the field's first) in the candidate's seat among the same others."""
     from simkit import games
     from simkit.core.errors import SimkitError
     from simkit.stats.intervals import mean_ci
@@ -60,8 +64,15 @@ def strength_table(rating: Rating, candidates: list, players: int, hands: int, s
     seat_of_deal = np.repeat(np.arange(players), np.diff(block))
     rows = np.arange(hands)
     base_label = seats_for([rating.baseline], players)[0].label
-    base = rating.play(seats_for([rating.baseline], players), hands, 0, seed, rules, 20, progress)
-    base_values = np.asarray(base)[rows, seat_of_deal].astype(np.float64)
+    if rating.others:  # the comparison table differs from block to block: the baseline among the field
+        base_values = np.empty(hands, dtype=np.float64)
+        for k in range(players):
+            played = rating.play(seats_for(_lineup(rating, rating.baseline, k, players), players),
+                                 int(block[k + 1] - block[k]), int(block[k]), seed, rules, 5, progress)
+            base_values[block[k]:block[k + 1]] = np.asarray(played)[:, k]
+    else:
+        base = rating.play(seats_for([rating.baseline], players), hands, 0, seed, rules, 20, progress)
+        base_values = np.asarray(base)[rows, seat_of_deal].astype(np.float64)
     out = []
     for spec in candidates:
         label = seats_for([spec], players)[0].label
@@ -69,10 +80,8 @@ def strength_table(rating: Rating, candidates: list, players: int, hands: int, s
             continue  # the baseline's own row, or a candidate given twice
         mine = np.empty(hands, dtype=np.float64)
         for k in range(players):
-            lineup = [rating.baseline] * players
-            lineup[k] = spec
-            played = rating.play(seats_for(lineup, players), int(block[k + 1] - block[k]), int(block[k]), seed,
-                                 rules, 5, progress)
+            played = rating.play(seats_for(_lineup(rating, spec, k, players), players),
+                                 int(block[k + 1] - block[k]), int(block[k]), seed, rules, 5, progress)
             mine[block[k]:block[k + 1]] = np.asarray(played)[:, k]
         mean, half = mean_ci(mine)
         diff, diff_half = mean_ci(mine - base_values)
@@ -84,21 +93,37 @@ def strength_table(rating: Rating, candidates: list, players: int, hands: int, s
     return pd.DataFrame(out).set_index("strategy").sort_values(rating.versus)
 
 
+def _lineup(rating: Rating, spec, seat: int, players: int) -> list:
+    """The candidate `spec` in `seat`; the others the baseline, or, with a mixed field, the field's
+    strategies in turn clockwise from the candidate's seat."""
+    lineup = [rating.baseline] * players
+    for step in range(1, players) if rating.others else ():
+        lineup[(seat + step) % players] = rating.others[(step - 1) % len(rating.others)]
+    lineup[seat] = spec
+    return lineup
+
+
 def rating_of(game: str, field: str | None = None):
     """`simkit strength`'s rating of a game (its Game.strength), against `field` in every other
-    seat and at the comparison table where one is given (checked, and named by its label)."""
+    seat and at the comparison table where one is given (checked, and named by its label). A field
+    of several strategies ("lowest,greedy,highest") is a mixed table: the other seats play them in
+    turn, clockwise from the candidate's, and the comparison table seats the first of them in the
+    candidate's seat (`strength_table`)."""
     from dataclasses import replace
 
     from simkit import games
     from simkit.core.errors import SimkitError
     from simkit.strategies import registry
+    from simkit.strategies.spec import split
 
     described = games.get(game)
     if described.strength is None:
         raise SimkitError(f"simkit strength rates strategies of games with a strength table; {described.title} "
                           "has none (compare them with `simkit run`)")
-    return described.strength if field is None else replace(described.strength,
-                                                            baseline=str(registry.canonical(game, field)))
+    if field is None:
+        return described.strength
+    found = [str(registry.canonical(game, s)) for s in split(field)]
+    return replace(described.strength, baseline=found[0], others=tuple(found) if len(found) > 1 else ())
 
 
 def chosen(game: str, strategies: str | None, baseline: str) -> list:
