@@ -3,6 +3,7 @@ record's, replayed by the engine's own rules; a move's cost is paired on samples
 action, and the bad moves of `random` show."""
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from simkit.analyses.grading.grade import POINTS, grade, positions
@@ -44,6 +45,21 @@ def test_same_seed_same_grades_and_only_a_search_grades():
     assert grade(record, 0, "pimc(samples=4)", samples=16, seed=2) == grade(record, 0, "pimc(samples=4)", 16, 2)
     with pytest.raises(SimkitError, match="grading needs a search"):
         grade(record, 0, "greedy")
+
+
+def test_the_grades_do_not_depend_on_the_number_of_threads(tmp_path):
+    """Hands are graded side by side; each draws from its own stream, so 1 and 3 threads agree
+    exactly, in the file's order."""
+    from simkit.analyses.grading.grade import grade_file
+    from simkit.games.traces import write_traces
+
+    path = tmp_path / "t.jsonl"
+    write_traces(str(path), _records(["random", "greedy", "lowest", "lowest"], 7, seed=9))
+    one = grade_file(str(path), 0, "pimc(samples=4)", 8, 3, threads=1)
+    three = grade_file(str(path), 0, "pimc(samples=4)", 8, 3, threads=3)
+    assert one[:2] == three[:2] == ("random", list(range(7)))
+    pd.testing.assert_frame_equal(one[2], three[2])
+    assert len(one[2]) > 7
 
 
 def test_simkit_grade_prints_the_points_lost_per_decision_point(tmp_path):

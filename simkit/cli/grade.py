@@ -7,6 +7,7 @@ import sys
 import click
 
 from simkit.cli import inputs
+from simkit.cli.options import engine_threads_opt, set_threads
 from simkit.core.errors import SimkitError, check_count
 from simkit.core.rng import check_seed
 
@@ -26,7 +27,8 @@ from simkit.core.rng import check_seed
 @click.option("--hands", "-H", type=int, default=None,
               help="Grade only the first N hands of the file (a spec: play N hands instead of its own).")
 @click.option("--moves", is_flag=True, help="A trace file: also print every graded move.")
-def grade(source, seat, out, search, samples, seed, hands, moves):
+@engine_threads_opt
+def grade(source, seat, out, search, samples, seed, hands, moves, threads):
     """Grade Who's the Ass? moves with the search: replay each decision that had a choice, play every
     legal action out on samples of the hidden cards, and give the points lost per hand at each decision
     point (lead, ass lead, follow, ass trick, joker) with 95% intervals over the hands.
@@ -35,6 +37,7 @@ def grade(source, seat, out, search, samples, seed, hands, moves):
     among its field, grade them, and write the traces, the graded moves and a report into --out)."""
     from simkit.analyses.grading.grade import check_samples, grade_file, lost_by_point
 
+    set_threads(threads)  # hands are graded side by side on these threads; the grades do not depend on them
     if hands is not None:
         check_count(hands, "--hands")
     if source.endswith(".toml"):

@@ -6,9 +6,12 @@ trace record through the engine's own `start` and `step`, so the rules are the g
 
 import itertools
 import json
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+import numba as nb
 import numpy as np
 import pandas as pd
 
@@ -163,6 +166,29 @@ def grade(record: dict, seat: int, search: str = "pimc", samples: int = 64, seed
     return out
 
 
+def graded(found: Iterable[dict], seat: int, search: str = "pimc", samples: int = 64, seed: int = 0,
+           threads: int | None = None) -> Iterator[tuple[dict, list[dict]]]:
+    """Each record of `found` with its grades (`grade`), in their order, graded side by side on
+    `threads` threads (default: the engine's, all cores): the search releases the interpreter, and
+    each record draws from its own stream (the seed and its hand's number), so the grades are the
+    same for any number of threads. At most twice as many records as threads are held at once."""
+    count = threads or nb.get_num_threads()
+    if count <= 1:
+        for record in found:
+            yield record, grade(record, seat, search, samples, seed)
+        return
+    with ThreadPoolExecutor(count) as pool:
+        waiting: deque = deque()
+        for record in found:
+            waiting.append((record, pool.submit(grade, record, seat, search, samples, seed)))
+            if len(waiting) >= 2 * count:
+                record_, future = waiting.popleft()
+                yield record_, future.result()
+        while waiting:
+            record_, future = waiting.popleft()
+            yield record_, future.result()
+
+
 def lost_by_point(moves: pd.DataFrame, hands: list[int], by: str = "hand") -> pd.DataFrame:
     """Per decision point (and all of them): the moves graded, the points lost per hand (the
     costs summed over each of `hands`, told apart by the column `by`, a hand without such a move
@@ -210,16 +236,21 @@ MOVE_TABLE = ["record", "hand", "trick", "point", "move", "best", "cost", "ci95"
 
 
 def grade_file(path: str, seat: int, search: str = "pimc", samples: int = 64, seed: int = 0,
-               count: int | None = None) -> tuple[str, list[int], pd.DataFrame]:
+               count: int | None = None, threads: int | None = None) -> tuple[str, list[int], pd.DataFrame]:
     """`simkit grade TRACE --seat S`: grade seat `seat`'s moves in the first `count` records of a
     trace file (default: all). Returns the seat's strategy, the records graded (by their number in
     the file: a file may repeat a hand's number) and every graded move, a row each."""
-    graded, shown, strategy = [], [], ""
-    for number, record in enumerate(records(path, count)):
-        check_seat(seat, record["players"], "--seat")
-        graded.append(number)
+    numbers, shown, strategy = [], [], ""
+
+    def checked() -> Iterator[dict]:
+        for record in records(path, count):
+            check_seat(seat, record["players"], "--seat")
+            yield record
+
+    for number, (record, grades) in enumerate(graded(checked(), seat, search, samples, seed, threads)):
+        numbers.append(number)
         strategy = record["strategies"][seat]
-        shown += [{"record": number, "hand": record["hand"], **g} for g in grade(record, seat, search, samples, seed)]
-    if not graded:
+        shown += [{"record": number, "hand": record["hand"], **g} for g in grades]
+    if not numbers:
         raise SimkitError(f"{path} holds no records")
-    return strategy, graded, pd.DataFrame(shown, columns=MOVE_TABLE)
+    return strategy, numbers, pd.DataFrame(shown, columns=MOVE_TABLE)

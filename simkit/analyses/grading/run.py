@@ -16,7 +16,7 @@ import pandas as pd
 
 import simkit
 from simkit import games
-from simkit.analyses.grading.grade import grade
+from simkit.analyses.grading.grade import graded as grades_of
 from simkit.analyses.grading.record import HAND_COLUMNS, HANDS, META, MOVE_COLUMNS, MOVES, is_grading
 from simkit.analyses.grading.spec import Grading
 from simkit.core.errors import SimkitError
@@ -39,8 +39,8 @@ def run_grading(spec: Grading, out: str, progress: Callable[[int], None] | None 
         labels[spec.seat] = label
         seats = game.seats_for(split(",".join(labels)), spec.players)
         lines = []
-        for record in game.traces(seats, spec.hands, spec.seed, spec.rules or {}, {}):
-            graded = grade(record, spec.seat, spec.search, spec.samples, spec.seed)
+        played = game.traces(seats, spec.hands, spec.seed, spec.rules or {}, {})
+        for record, graded in grades_of(played, spec.seat, spec.search, spec.samples, spec.seed):
             moves += [{"strategy": label, "hand": record["hand"], **_flat(g)} for g in graded]
             hands.append({"strategy": label, "hand": record["hand"], "penalty": record["penalties"][spec.seat],
                           "moves": len(graded), "lost": sum(g["cost"] for g in graded)})

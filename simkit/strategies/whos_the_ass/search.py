@@ -119,7 +119,7 @@ def own_hand(seen, view, params):
     return seen[me * HAND_WIDTH:(me + 1) * HAND_WIDTH] if params[SEES_ALL] != 0 else seen[:HAND_WIDTH]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)  # grading runs it on several threads at once (analyses/grading/grade.py)
 def outcomes(seen, view, params, rng, played):
     """played[i, k]: the own penalty at the end of the hand when the deciding seat plays its k-th
     distinct legal action (nth_legal's order) on sample i, every action on the same deal of the
