@@ -218,7 +218,7 @@ def test_options_that_belong_to_the_other_source_are_refused(tmp_path):
 
 
 def test_an_interrupted_grading_leaves_the_earlier_one_whole(tmp_path, monkeypatch):
-    from simkit.analyses.grading import run as grading
+    from simkit.analyses.grading import grade as grading  # where a grading run's hands are graded
     from simkit.analyses.grading.run import run_grading
     from simkit.analyses.grading.spec import load_grading
 
@@ -286,7 +286,7 @@ def test_one_hand_or_moves_without_a_choice_still_make_a_report(tmp_path, lineup
 
 
 def test_a_grading_with_no_moves_to_grade_still_makes_a_report(tmp_path, monkeypatch):
-    from simkit.analyses.grading import run as grading
+    from simkit.analyses.grading import grade as grading
     from simkit.analyses.grading.run import run_grading
     from simkit.analyses.grading.spec import load_grading
 

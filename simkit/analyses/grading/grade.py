@@ -179,14 +179,19 @@ def graded(found: Iterable[dict], seat: int, search: str = "pimc", samples: int 
         return
     with ThreadPoolExecutor(count) as pool:
         waiting: deque = deque()
-        for record in found:
-            waiting.append((record, pool.submit(grade, record, seat, search, samples, seed)))
-            if len(waiting) >= 2 * count:
+        try:
+            for record in found:
+                waiting.append((record, pool.submit(grade, record, seat, search, samples, seed)))
+                if len(waiting) >= 2 * count:
+                    record_, future = waiting.popleft()
+                    yield record_, future.result()
+            while waiting:
                 record_, future = waiting.popleft()
                 yield record_, future.result()
-        while waiting:
-            record_, future = waiting.popleft()
-            yield record_, future.result()
+        except BaseException:  # Ctrl-C or an error: the hands not started are not graded
+            for _, future in waiting:
+                future.cancel()
+            raise
 
 
 def lost_by_point(moves: pd.DataFrame, hands: list[int], by: str = "hand") -> pd.DataFrame:
