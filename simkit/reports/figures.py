@@ -148,7 +148,7 @@ def variants(frame: pd.DataFrame, reference: str):
     filled where the interval excludes zero; shares in percentage points. The variants keep one
     order in every panel: the largest change of the first measure first (top). None where no
     measure varies."""
-    frame = frame[~frame["measure"].str.contains(": ")]  # the table's measures (a strategy's have its name)
+    frame = frame[frame["strategy"] == ""]  # the table's measures, not each strategy's
     spread = (frame["difference"].abs() + frame["ci95"]).groupby(frame["measure"]).max()
     measures = [m for m in dict.fromkeys(frame["measure"]) if spread[m] > 0][:6]  # not those that never vary
     if not measures:

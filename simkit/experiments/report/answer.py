@@ -18,7 +18,7 @@ from simkit import games
 from simkit.experiments.report import tables
 from simkit.experiments.report.sweep import not_swept_findings, sweep_findings
 from simkit.experiments.report.variants import deal_note, reference_name, rules_text, variant_findings
-from simkit.experiments.report.wording import PAIRED, level, margin
+from simkit.experiments.report.wording import PAIRED, level, listed, margin
 from simkit.experiments.statistics import Statistics
 from simkit.games import Words
 from simkit.stats import notation
@@ -85,12 +85,10 @@ def _variants_answer(stats: Statistics, baseline: str, said: Words, game: str) -
     """Each rule variant against the reference rules; a strategy sweep's findings after them."""
     found = variant_findings(stats, baseline, said, game)
     head = f"Against the reference rules ({reference_name(stats)}), paired on the same deals (95% intervals): "
-    shown = found[:3]
-    more = f" ({len(found) - 3} more in short, below)" if len(found) > 3 else ""
     note = f"Pairing: {deal_note(stats, game)}."
     swept = sweep_findings(stats, baseline, said) if any(c["sweep"] for c in stats.layout.cells) else []
     first = f"The reference rules: {reference_name(stats)}; each variant against them, paired on the same deals."
-    return Answer(head + " ".join(shown) + more, tuple([first] + found + [note] + swept))
+    return Answer(head + _joined(found).sentence, tuple([first] + found + [note] + swept))
 
 
 # --- a lineup ----------------------------------------------------------------------------------------------------
@@ -152,9 +150,7 @@ def _lineup_answer(stats: Statistics, baseline: str, said: Words, singles: list[
 
 
 def _tables(cells: list[int]) -> str:
-    names = [str(c) for c in cells]
-    return ("table " if len(names) == 1 else "tables ") + (names[0] if len(names) == 1 else
-                                                          ", ".join(names[:-1]) + " and " + names[-1])
+    return ("table " if len(cells) == 1 else "tables ") + listed([str(c) for c in cells])
 
 
 # --- a strategy alone at a table ----------------------------------------------------------------------------------
@@ -246,16 +242,12 @@ def _tournament_answer(pairs: pd.DataFrame) -> Answer:
     for players, first in firsts:
         counts.setdefault(first, []).append(players)
     ranked = sorted(counts.items(), key=lambda item: -len(item[1]))
-    parts = [f"{name} at {len(ns)} ({_listed([str(n) for n in ns])} players)" for name, ns in ranked]
+    parts = [f"{name} at {len(ns)} ({listed([str(n) for n in ns])} players)" for name, ns in ranked]
     sentence = (f"Head to head, {ranked[0][0]} ranks first at {len(ranked[0][1])} of {len(lines)} player counts"
-                f" ({_listed([str(n) for n in ranked[0][1]])} players)"
+                f" ({listed([str(n) for n in ranked[0][1]])} players)"
                 + (f", {'; '.join(parts[1:])}" if len(parts) > 1 else "")
                 + "; each ranking, with how often its first beats its opponents, is in short, below.")
     return Answer(sentence, tuple(lines))
-
-
-def _listed(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _ranking(pairs: pd.DataFrame) -> tuple[list[str], list[tuple[int, str]]]:

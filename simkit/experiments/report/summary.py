@@ -137,14 +137,15 @@ def means_title(said: Words) -> str:
     return f"Per strategy and {said.deal} (means)"
 
 
-def paired_title(found: dict[str, pd.DataFrame]) -> str:
-    """The title of the report's table of paired differences to the baseline."""
-    return next(title for title in found if title.startswith("Paired difference"))
+def paired_title(found: dict[str, pd.DataFrame]) -> str | None:
+    """The title of the report's table of paired differences to the baseline, if it has one."""
+    return next((title for title in found if title.startswith("Paired difference")), None)
 
 
 def paired_table(found: dict[str, pd.DataFrame]) -> pd.DataFrame | None:
     """The report's table of paired differences to the baseline, if it has one."""
-    return next((frame for title, frame in found.items() if title.startswith("Paired difference")), None)
+    title = paired_title(found)
+    return None if title is None else found[title]
 
 
 def title_of(found: dict[str, pd.DataFrame]) -> str:

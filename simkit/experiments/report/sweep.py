@@ -8,7 +8,7 @@ against the baseline over the sweep's tables."""
 import pandas as pd
 
 from simkit.experiments.report import tables
-from simkit.experiments.report.wording import amount, margin
+from simkit.experiments.report.wording import amount, listed, margin
 from simkit.experiments.statistics import Statistics
 from simkit.games import Words
 from simkit.stats import notation
@@ -87,8 +87,8 @@ def _overlapping(points: list[str]) -> str:
     names = {p.split(" = ", 1)[0] for p in points}
     if len(names) == 1 and all(p.count(" = ") == 1 for p in points):  # one parameter: its values
         name = names.pop()
-        return f"the intervals at {name} = {_listed([p.split(' = ', 1)[1] for p in points])} overlap it"
-    return f"the intervals at {_listed(points)} overlap it"
+        return f"the intervals at {name} = {listed([p.split(' = ', 1)[1] for p in points])} overlap it"
+    return f"the intervals at {listed(points)} overlap it"
 
 
 def not_swept_findings(stats: Statistics, baseline: str, said: Words) -> list[str]:
@@ -104,10 +104,6 @@ def _fewer(said: Words, d: float) -> str:
     fewer = said.fewer if d < 0 else "more " + said.fewer.split(" ", 1)[-1] if said.fewer.startswith("fewer ") \
         else "more"
     return f"percentage points {fewer}"
-
-
-def _listed(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _not_swept(stats: Statistics, baseline: str, said: Words, families: list[str]) -> list[str]:

@@ -7,6 +7,11 @@ from simkit.stats import notation
 PAIRED = "(95% intervals, paired on the same deals)"
 
 
+def listed(items: list[str]) -> str:
+    """Items for a reader: "a", "a and b", "a, b and c"."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def level(said: Words, row) -> str:
     """A strategy's mean at a table: "scores 16.81 ± 0.04 penalty points per hand and seat"."""
     if said.share_of:

@@ -22,7 +22,7 @@ from simkit.experiments.report.summary import (
     summary,
     title_of,
 )
-from simkit.experiments.report.variants import cell_names, rules_text
+from simkit.experiments.report.variants import cell_names, rules_text, swept_rules
 from simkit.experiments.report.variants import shown as variants_shown
 from simkit.experiments.statistics import Statistics
 from simkit.reports import glossary, page
@@ -68,7 +68,7 @@ def _header(stats: Statistics, meta: dict) -> str:
     players = sorted({c["players"] for c in cells})
     count = f"{players[0]}" if len(players) == 1 else ", ".join(map(str, players[:-1])) + f" and {players[-1]}"
     tables_word = f"{len(cells)} tables" if len(cells) > 1 else "one table"
-    swept = list(dict.fromkeys(k for c in cells for k in c.get("rules", {})))
+    swept = swept_rules(stats)
     rules = rules_text({k: v for k, v in meta.get("rules", {}).items() if k not in swept}) or "the defaults"
     if swept:
         rules += f"; swept: {', '.join(swept)} (a table per variant)"
