@@ -9,6 +9,7 @@ import pytest
 from simkit.core.rng import GOLDEN, py_seat_state, seat_state
 from simkit.games.whos_the_ass import batch, reference
 from simkit.games.whos_the_ass import view as V
+from simkit.games.whos_the_ass.check import recorded_action
 from simkit.games.whos_the_ass.deal import CARDS_BY_PLAYERS, STACK_DTYPE, STACK_SIZE, deal
 from simkit.games.whos_the_ass.legal import nth_legal
 from simkit.games.whos_the_ass.rules import ass_joker_code
@@ -59,6 +60,11 @@ def public_view(sizes, holder, tricks, t, j, n, option):
         v[V.PHASE], v[V.TOP], v[V.TOP_SEAT] = V.FOLLOW, top, top_seat
         v[V.COUNT] = len(trick["plays"][0]["cards"])
     v[V.ASS_HOLDER] = holder
+    v[V.FIRST_LEADER] = tricks[0]["leader"]
+    history = [recorded_action(p) for trick in tricks[:t] for p in trick["plays"]]
+    history += [recorded_action(p) for p in trick["plays"][:j]]  # the moves so far, as the trace has them
+    v[V.HISTORY_LEN] = len(history)
+    v[V.HISTORY:V.HISTORY + len(history)] = history
     v[V.HAND_SIZES:V.HAND_SIZES + n] = sizes
     v[V.DISCARDED:V.DISCARDED + 15] = discarded
     return v

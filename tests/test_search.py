@@ -164,7 +164,7 @@ def test_the_search_takes_the_action_of_least_total_in_its_outcomes():
             a.setflags(write=False)
         actions = nth_legal(hand, view, -1)
         played = np.zeros((6, actions), np.int64)
-        outcomes(hand, view, params, np.array([5], np.uint64), played)
+        outcomes(hand, view, params, np.array([5], np.uint64), played, np.zeros(12, np.int64))
         total = played.sum(axis=0)
         if (total == total.min()).sum() == 1:
             assert pimc(hand, view, params, np.array([5], np.uint64)) == nth_legal(hand, view, int(total.argmin()))

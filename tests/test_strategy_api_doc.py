@@ -132,7 +132,7 @@ def test_the_checks_fail_on_a_page_behind_the_code():
     assert "no row for TOP_SEAT" in " ".join(constant_problems(TEXT.replace(row + "\n", "")))
     wrong = TEXT.replace("| `LETTERS` | 48 |", "| `LETTERS` | 47 |")
     assert "LETTERS is 47 on the page, 48 in the code" in " ".join(constant_problems(wrong))
-    stale = TEXT.replace("| `SIZE` | 96 |", "| `SIZE` | 96 |\n| `HAND_LIMIT` | 3 |")
+    stale = TEXT.replace("| `SIZE` | 2760 |", "| `SIZE` | 2760 |\n| `HAND_LIMIT` | 3 |")
     assert "row HAND_LIMIT names no constant" in " ".join(constant_problems(stale))
     renamed = TEXT.replace("`lowest_value(hand, above=0, at_least=1)`", "`lowest_value(hand, above=0, least=1)`")
     assert "lowest_value: the page says" in " ".join(helper_problems(renamed))

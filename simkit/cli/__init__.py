@@ -22,7 +22,8 @@ def cli():
     """Monte Carlo strategy analysis for Who's the Ass?, Ezelen and Eigenwijs."""
 
 
-for command in (play.simulate, play.trace, play.show, grade.grade, play.check, strength.strength, run.run,
+for command in (play.simulate, play.trace, play.show, grade.grade, play.check, strength.strength,
+                strength.search_strength, run.run,
                 analyses.tune, analyses.field, run.report, play.list_strategies, bench.bench):
     cli.add_command(command)
 

@@ -35,7 +35,7 @@ def grade(source, seat, out, search, samples, seed, hands, moves, threads):
 
     SOURCE is a trace file (grade its --seat) or a grading spec (.toml: play its strategies' hands
     among its field, grade them, and write the traces, the graded moves and a report into --out)."""
-    from simkit.analyses.grading.grade import check_samples, grade_file, lost_by_point
+    from simkit.analyses.grading.grade import check_samples, grade_file, lost_by_point, model_shares, shares_text
 
     set_threads(threads)  # hands are graded side by side on these threads; the grades do not depend on them
     if hands is not None:
@@ -62,6 +62,9 @@ def grade(source, seat, out, search, samples, seed, hands, moves, threads):
                f"{search} on {samples} samples each (the best action picked on half of them, the cost weighed on "
                "the other half); points lost per hand ± the 95% interval over the hands")
     click.echo(lost_by_point(table, graded, by="record").to_string(index=False, float_format=lambda x: f"{x:.2f}"))
+    if len(table):
+        click.echo(f"the search took the other seats for (share of moves x seats): "
+                   f"{shares_text(model_shares(table['models']))}")
     if moves:
         click.echo(table.drop(columns="record").to_string(index=False, float_format=lambda x: f"{x:.2f}"))
 

@@ -9,6 +9,7 @@ numba's runtime (the drivers' loops run without it).
 import numba as nb
 from llvmlite import ir
 from numba.core import cgutils, types
+from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
 from numba.np.arrayobj import populate_array
 
@@ -115,13 +116,15 @@ def highest_bit(x):
 @intrinsic
 def readonly(typingctx, arr):
     """The same array typed read-only, so a strategy handed it cannot write the engine's state
-    (numba then refuses to compile a write). Free: the two types share one data layout."""
+    (numba then refuses to compile a write). Free: the two types share one data layout. Where
+    numba counts references (a function compiled with its runtime), the result is a reference of
+    its own, as numba expects of a returned value; without the runtime nothing is counted."""
     if not isinstance(arr, types.Array):
         return None
     sig = arr.copy(readonly=True)(arr)
 
     def codegen(context, builder, sig, args):
-        return args[0]
+        return impl_ret_borrowed(context, builder, sig.return_type, args[0])
 
     return sig, codegen
 

@@ -53,36 +53,15 @@ def strength_table(rating: Rating, candidates: list, players: int, hands: int, s
     (`rating.others`), the seats after the candidate's, clockwise, play the field's strategies in turn
     (again from the first where there are more seats), and the comparison table seats the baseline
     (the field's first) in the candidate's seat among the same others."""
-    from simkit import games
-    from simkit.core.errors import SimkitError
     from simkit.stats.intervals import mean_ci
 
-    if hands < players:  # a block of deals per seat
-        raise SimkitError(f"--hands must be at least the number of players ({players}), got {hands}")
-    seats_for = games.get(rating.game).seats_for
-    block = np.linspace(0, hands, players + 1).astype(np.int64)  # deals of block k: candidate in seat k
-    seat_of_deal = np.repeat(np.arange(players), np.diff(block))
-    rows = np.arange(hands)
-    base_label = seats_for([rating.baseline], players)[0].label
-    if rating.others:  # the comparison table differs from block to block: the baseline among the field
-        base_values = np.empty(hands, dtype=np.float64)
-        for k in range(players):
-            played = rating.play(seats_for(_lineup(rating, rating.baseline, k, players), players),
-                                 int(block[k + 1] - block[k]), int(block[k]), seed, rules, 5, progress)
-            base_values[block[k]:block[k + 1]] = np.asarray(played)[:, k]
-    else:
-        base = rating.play(seats_for([rating.baseline], players), hands, 0, seed, rules, 20, progress)
-        base_values = np.asarray(base)[rows, seat_of_deal].astype(np.float64)
+    seats_for, base_label, base_values = baseline_values(rating, players, hands, seed, rules, progress)
     out = []
     for spec in candidates:
         label = seats_for([spec], players)[0].label
         if label == base_label or any(row["strategy"] == label for row in out):
             continue  # the baseline's own row, or a candidate given twice
-        mine = np.empty(hands, dtype=np.float64)
-        for k in range(players):
-            played = rating.play(seats_for(_lineup(rating, spec, k, players), players),
-                                 int(block[k + 1] - block[k]), int(block[k]), seed, rules, 5, progress)
-            mine[block[k]:block[k + 1]] = np.asarray(played)[:, k]
+        mine = seat_values(rating, spec, players, hands, seed, rules, progress)
         mean, half = mean_ci(mine)
         diff, diff_half = mean_ci(mine - base_values)
         out.append({"strategy": label, rating.measure: mean, "±": half, rating.versus: diff, "± ": diff_half,
@@ -91,6 +70,47 @@ def strength_table(rating: Rating, candidates: list, players: int, hands: int, s
     out.append({"strategy": base_label, rating.measure: base_mean, "±": base_half, rating.versus: 0.0, "± ": 0.0,
                 "decisive": False, "n": hands})
     return pd.DataFrame(out).set_index("strategy").sort_values(rating.versus)
+
+
+def _blocks(players: int, hands: int) -> np.ndarray:
+    """The deals of block k, block[k]..block[k+1]-1, seat the candidate in seat k."""
+    from simkit.core.errors import SimkitError
+
+    if hands < players:  # a block of deals per seat
+        raise SimkitError(f"--hands must be at least the number of players ({players}), got {hands}")
+    return np.linspace(0, hands, players + 1).astype(np.int64)
+
+
+def baseline_values(rating: Rating, players: int, hands: int, seed: int = 0, rules: dict | None = None,
+                    progress: Callable[[int], None] | None = None) -> tuple[Callable, str, np.ndarray]:
+    """The comparison table's value per deal in the rated seat of that deal (its block), with the
+    game's `seats_for` and the baseline's label."""
+    from simkit import games
+
+    seats_for = games.get(rating.game).seats_for
+    block = _blocks(players, hands)
+    base_label = seats_for([rating.baseline], players)[0].label
+    if rating.others:  # the comparison table differs from block to block: the baseline among the field
+        return seats_for, base_label, seat_values(rating, rating.baseline, players, hands, seed, rules, progress)
+    base = rating.play(seats_for([rating.baseline], players), hands, 0, seed, rules, 20, progress)
+    seat_of_deal = np.repeat(np.arange(players), np.diff(block))
+    return seats_for, base_label, np.asarray(base)[np.arange(hands), seat_of_deal].astype(np.float64)
+
+
+def seat_values(rating: Rating, spec, players: int, hands: int, seed: int = 0, rules: dict | None = None,
+                progress: Callable[[int], None] | None = None) -> np.ndarray:
+    """`spec`'s value per deal in the rated seat, seat k on the deals of block k, the field in the
+    other seats."""
+    from simkit import games
+
+    seats_for = games.get(rating.game).seats_for
+    block = _blocks(players, hands)
+    mine = np.empty(hands, dtype=np.float64)
+    for k in range(players):
+        played = rating.play(seats_for(_lineup(rating, spec, k, players), players),
+                             int(block[k + 1] - block[k]), int(block[k]), seed, rules, 5, progress)
+        mine[block[k]:block[k + 1]] = np.asarray(played)[:, k]
+    return mine
 
 
 def _lineup(rating: Rating, spec, seat: int, players: int) -> list:

@@ -27,7 +27,8 @@ from simkit.games.whos_the_ass.rules import GAME, MAX_PLAYERS, ass_joker_code
 from simkit.games.whos_the_ass.strategy import SEES_ALL
 from simkit.stats.intervals import mean_ci
 from simkit.strategies import registry
-from simkit.strategies.whos_the_ass.search import MOST_SAMPLES, outcomes
+from simkit.strategies.whos_the_ass.inference import MODELS
+from simkit.strategies.whos_the_ass.search import MOST_SAMPLES, OPPONENTS, outcomes
 
 POINTS = ("lead", "ass lead", "follow", "ass trick", "joker")  # where a move is made, for the aggregate
 
@@ -66,6 +67,30 @@ def positions(record: dict) -> Iterator[Position]:
             if step(hands, view, action, log, err) < 0:
                 raise SimkitError(f"hand {record['hand']}, trick {t}: seat {play['seat']} made an illegal move "
                                   f"({describe(action)})")
+
+
+def inferred(params: np.ndarray, chosen: np.ndarray, players: int) -> str:
+    """The model the search took each other seat for at a move, as text: "1 lowest, 2 hoard, ...",
+    each a candidate's name (inference.MODELS), or "forced" where `opponents=` forced it."""
+    return ", ".join(f"{s} {'forced' if params[OPPONENTS] != 0 else MODELS[chosen[s]]}"
+                     for s in range(players) if chosen[s] >= 0)
+
+
+def model_shares(models: Iterable[str]) -> dict[str, float]:
+    """How often the search took a seat for each model over moves' `models` texts (`inferred`), the
+    commonest first: the share of (move, other seat) pairs."""
+    counts: dict[str, int] = {}
+    for text in models:
+        for part in filter(None, text.split(", ")):
+            name = part.split(" ", 1)[1]
+            counts[name] = counts.get(name, 0) + 1
+    total = sum(counts.values())
+    return {name: k / total for name, k in sorted(counts.items(), key=lambda item: -item[1])}
+
+
+def shares_text(shares: dict[str, float]) -> str:
+    """'lowest 84%, hoard 10%, greedy 6%'."""
+    return ", ".join(f"{name} {share:.0%}" for name, share in shares.items())
 
 
 def check_samples(samples, name: str) -> int:
@@ -149,7 +174,8 @@ def grade(record: dict, seat: int, search: str = "pimc", samples: int = 64, seed
         for a in (seen, view):
             a.setflags(write=False)
         played = np.zeros((samples, actions), np.int64)
-        outcomes(seen, view, params, rng, played)
+        chosen = np.zeros(MAX_PLAYERS, np.int64)
+        outcomes(seen, view, params, rng, played, chosen)
         legal = [short(nth_legal(hand, pos.view, k)) for k in range(actions)]
         if short(pos.action) not in legal:
             raise SimkitError(f"hand {record['hand']}, trick {pos.trick}: {describe(pos.action)} is not a legal move")
@@ -162,7 +188,7 @@ def grade(record: dict, seat: int, search: str = "pimc", samples: int = 64, seed
         cost, half = mean_ci(weigh[:, made] - weigh[:, best])
         out.append({"trick": pos.trick, "play": pos.play, "seat": seat, "point": point(pos.view, pos.action),
                     "move": legal[made], "best": legal[best], "cost": cost, "ci95": half, "actions": actions,
-                    "means": dict(zip(legal, means.tolist()))})
+                    "means": dict(zip(legal, means.tolist())), "models": inferred(params, chosen, record["players"])})
     return out
 
 
@@ -237,7 +263,7 @@ def graded_hand(record: dict, seat: int, search: str = "pimc", samples: int = 64
             f"{lost:.2f} points lost in this hand")
 
 
-MOVE_TABLE = ["record", "hand", "trick", "point", "move", "best", "cost", "ci95"]
+MOVE_TABLE = ["record", "hand", "trick", "point", "move", "best", "cost", "ci95", "models"]
 
 
 def grade_file(path: str, seat: int, search: str = "pimc", samples: int = 64, seed: int = 0,

@@ -10,7 +10,7 @@ from simkit.analyses.grading.spec import Grading
 from simkit.core.errors import SimkitError
 
 MOVES, HANDS, META = "moves.parquet", "hands.parquet", "grading.json"  # what marks a grading folder
-MOVE_COLUMNS = ["strategy", "hand", "trick", "play", "point", "move", "best", "cost", "ci95", "actions"]
+MOVE_COLUMNS = ["strategy", "hand", "trick", "play", "point", "move", "best", "cost", "ci95", "actions", "models"]
 HAND_COLUMNS = ["strategy", "hand", "penalty", "moves", "lost"]
 
 

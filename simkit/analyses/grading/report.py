@@ -13,7 +13,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from simkit import games  # noqa: E402
-from simkit.analyses.grading.grade import POINTS, lost_by_point  # noqa: E402
+from simkit.analyses.grading.grade import POINTS, lost_by_point, model_shares  # noqa: E402
 from simkit.analyses.grading.record import read_grading  # noqa: E402
 from simkit.analyses.grading.spec import Grading  # noqa: E402
 from simkit.games.whos_the_ass.rules import GAME  # noqa: E402
@@ -165,6 +165,24 @@ def _below_zero(points: pd.DataFrame) -> str:
             "search's rollouts misjudge those positions.")
 
 
+def inferred_section(spec: Grading, moves: pd.DataFrame) -> tuple:
+    """What the search took the other seats for, per graded strategy: the share of (move, seat)
+    pairs for each model (docs/strategies.md). None for a grading made before the search inferred."""
+    if "models" not in moves.columns or not len(moves):
+        return ()
+    shares = {label: model_shares(moves.loc[moves["strategy"] == label, "models"]) for label in spec.graded}
+    names = list(model_shares(moves["models"]))
+    table = pd.DataFrame([{"strategy": _marked(label), **{name: f"{part.get(name, 0.0):.0%}" for name in names}}
+                          for label, part in shares.items()])
+    field = _marked(spec.field)
+    note = (f"The other seats played {field}. At each graded move the search took each of them for the model "
+            "that best explains its moves so far in the hand (before they tell the models apart: `lowest`, the "
+            "baseline); the share of moves and seats for each model. Models that play alike where the hand never "
+            "tests the difference (the `lowest`-like ones at jokers, the ass or a reserve) are told apart only "
+            "when it does.")
+    return (page.Section("What the search took the field for", markdown(table), note=note),)
+
+
 def make_grading_report(folder: str, shown_as: str | None = None) -> Path:
     """Write report.md, report.html and the figures of a grading run into `folder` (its traces
     named as in `shown_as`, the folder the user gave, where that is not the folder written)."""
@@ -183,7 +201,8 @@ def make_grading_report(folder: str, shown_as: str | None = None) -> Path:
              f"strategy played the same {spec.hands:,} deals (seed {spec.seed}) in seat {spec.seat} among {field}; "
              f"each of its moves with a choice was replayed to its position and every legal action played out "
              f"by {_marked(spec.search)} on {spec.samples} samples of the hidden cards, each played to the end by "
-             "the search's rollout heuristic at every seat (a move's cost is what it loses when good play follows "
+             "the search's rollout heuristic in the graded seat and, in each other seat, the model the search "
+             "inferred for it from its moves so far (a move's cost is what it loses when good play follows "
              "it, not the strategy's whole gap to the search): the best action is picked on half of them and the "
              "move's cost (its own penalty less the best's) weighed on the other half, so that the "
              "least of several noisy means does not flatter the best. Points lost per hand are the costs of a "
@@ -193,6 +212,7 @@ def make_grading_report(folder: str, shown_as: str | None = None) -> Path:
     shown = points.assign(strategy=points["strategy"].map(_marked))
     sections = (
         page.Section("Graded strategies", markdown(_fmt(overview(spec, hands)))),
+        *inferred_section(spec, moves),
         page.Section("Points lost per decision point", markdown(_fmt(shown)), note=_below_zero(points)),
         page.Section("How costly the moves are", "", ("move-costs.png",)),
         page.Section("The costliest moves", markdown(worst(spec, moves, shown_as or folder))),

@@ -22,11 +22,9 @@ from simkit.games.whos_the_ass import view as V
 from simkit.games.whos_the_ass.action import LEAD_ASS, PASS, set_jokers, set_numbers, set_value
 from simkit.games.whos_the_ass.hand import HAND_WIDTH, HELD, held_and_size
 from simkit.games.whos_the_ass.legal import ass_play_is_legal, follow_is_legal, lead_is_legal
-from simkit.games.whos_the_ass.rules import DECK_SIZE, JOKER, MAX_PLAYERS, N_CODES, PENALTY
+from simkit.games.whos_the_ass.rules import JOKER, MAX_PLAYERS, MAX_TRICKS, N_CODES, PENALTY  # noqa: F401 (MAX_TRICKS: the engine's bound, imported from here)
 from simkit.strategies.registry import SEES_ALL
 
-# W16 bounds a hand: a normal trick discards a card, ass tricks never come twice in a row.
-MAX_TRICKS = 2 * DECK_SIZE + 2
 LOG_WIDTH = 3 + MAX_PLAYERS  # per trick: kind, leader, one action per seat in acting order, result
 KIND_NORMAL = 0
 KIND_ASS = 1
@@ -112,9 +110,13 @@ def _clear_table(hands, view, taker, ass_trick):
 def start(hands, view, n, ass_joker, leader, scores, hand_no):
     """The state of a dealt hand before its first lead: `hands` (rows >= n of HAND_WIDTH, the
     counts dealt; HELD is set here) and `view` (V.SIZE) are the whole state of a hand in play;
-    `step` moves it on."""
-    view[:] = 0
+    `step` moves it on. Only the history entries the last hand used are cleared, not the whole
+    history block: a hand costs what it plays."""
+    for k in range(V.HISTORY, V.HISTORY + view[V.HISTORY_LEN]):
+        view[k] = 0
+    view[:V.HISTORY] = 0
     view[V.PLAYERS] = n
+    view[V.FIRST_LEADER] = leader
     view[V.ASS_JOKER] = ass_joker
     view[V.HAND_NO] = hand_no
     for s in range(n):
@@ -218,6 +220,9 @@ def step(hands, view, action, log, err):
             return _fail(err, ILLEGAL, seat, t, action, phase)
         _play_to_ass(hands, view, seat, action)
     _log_action(log, t, leader, n, seat, action)
+    k = view[V.HISTORY_LEN]
+    view[V.HISTORY + k] = action
+    view[V.HISTORY_LEN] = k + 1
     seat = seat + 1 if seat + 1 < n else 0
     if seat != leader:
         view[V.SEAT] = seat

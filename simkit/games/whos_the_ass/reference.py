@@ -66,6 +66,8 @@ class Hand:
     table: list[int] = field(default_factory=list)
     played: dict[int, int | None] = field(default_factory=dict)  # seat -> value, None = pass
     tricks: list[dict] = field(default_factory=list)
+    history: list[int] = field(default_factory=list)  # every action taken, in order
+    first_leader: int = -1
 
     def ass_holder(self) -> int:
         return next((s for s, h in enumerate(self.hands) if ASS in h), -1)
@@ -79,6 +81,9 @@ class Hand:
         v[V.MAY_LEAD_ASS] = int(may_lead_ass)
         v[V.ASS_JOKER] = ass_joker_code(self.ass_joker)
         v[V.TRICK] = len(self.tricks)
+        v[V.FIRST_LEADER] = self.first_leader
+        v[V.HISTORY_LEN] = len(self.history)
+        v[V.HISTORY:V.HISTORY + len(self.history)] = self.history
         for s in range(self.players):
             v[V.HAND_SIZES + s] = len(self.hands[s])
             v[V.SCORES + s] = self.scores[s]
@@ -100,6 +105,7 @@ class Hand:
         hand = np.concatenate([self.counts(s) for s in range(len(self.hands))]) \
             if getattr(decide, "sees_all", False) else self.counts(seat)
         action = int(decide(seat, hand, view))
+        self.history.append(action)  # an illegal one ends the hand, and the history with it
         if action == PASS:
             return action, [], -1
         value, numbers = action & 15, (action >> 4) & 15
@@ -140,6 +146,7 @@ def play_hand(hands: list[list[int]], deciders: list[Decider], ass_joker: str = 
     n = len(hands)
     state = Hand(n, ass_joker, [sorted(h) for h in hands], list(scores or [0] * n))
     leader = state.ass_holder()  # W6
+    state.first_leader = leader
     after_ass_trick = False
     labels = labels or [f"seat {s}" for s in range(n)]
 

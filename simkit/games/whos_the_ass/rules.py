@@ -17,6 +17,8 @@ COPIES_PER_NUMBER = 8
 N_JOKERS = 5
 DECK_SIZE = 13 * COPIES_PER_NUMBER + N_JOKERS + 1  # 110
 ASS_WINDOW = 39  # W5: the ass goes among the top 39 cards
+# W16 bounds a hand: a normal trick discards a card, ass tricks never come twice in a row.
+MAX_TRICKS = 2 * DECK_SIZE + 2
 
 # W4: cards per player by player count.
 MIN_PLAYERS = 3

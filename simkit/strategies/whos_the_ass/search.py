@@ -1,16 +1,19 @@
-"""`pimc`, determinized search (perfect-information Monte Carlo; Long et al. 2010): at each decision
-with a choice, deal the cards the player has not seen to the other seats consistently with what it
-saw (their hand sizes, the cards out of play and on the table, who holds the ass), play every
-distinct legal action out on the same deals with a heuristic at every seat, and take the lowest
-mean own penalty. It sees only the view: cards an ass trick's taker picked up are not tracked (the
-view does not keep them), so they are dealt among the unseen cards like any other.
+"""`pimc`, determinized search (perfect-information Monte Carlo; Long et al. 2010) that reads the
+table: at each decision with a choice, deal the cards the player has not seen to the other seats
+consistently with what it saw (their hand sizes, the cards out of play and on the table, who holds
+the ass, the cards each took in ass tricks and still holds), find each other seat's likeliest
+model by how well it explains that seat's moves so far over those deals (inference.py), play
+every distinct legal action out on the same deals with the rollout heuristic at its own seat and
+the inferred models at the others, and take the lowest mean own penalty. weigh=1 also resamples
+the deals by how likely the models make the moves (measured weaker: docs/strategies.md).
 
-`cheat` is the same search handed every hand (the engine's SEES_ALL slot): it plays each action out
-from the true deal, so it bounds what a search with this rollout could gain from better inference
-about the unseen cards. A ceiling, not a way to play: marked as such wherever it shows.
+`cheat` is the same search handed every hand (the engine's SEES_ALL slot): it plays each action
+out from the true deal and judges the models on it, so it bounds what this search could gain from
+better inference about the unseen cards. A ceiling, not a way to play: marked as such wherever it
+shows.
 
-`opponents=` gives the other seats of the rollouts a heuristic of their own (a model of the table:
-the field's strategy), packed into three slots of the vector.
+`opponents=` forces one model of the other seats (the field's strategy), packed into three slots
+of the vector.
 
 The rollout is the heuristic families' one function (simkit.strategies.whos_the_ass.heuristics)
 with the searcher's own parameter vector in its slots, so `rollout=` takes any family or
@@ -21,10 +24,10 @@ import numba as nb
 import numpy as np
 
 from simkit.core.errors import SimkitError
-from simkit.core.rng import below, next_u64, pick_equal, seat_state
+from simkit.core.rng import next_u64, pick_equal, seat_state
 from simkit.games.whos_the_ass import view as V
 from simkit.games.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, penalty_of, player, step
-from simkit.games.whos_the_ass.hand import HAND_WIDTH, mark_held
+from simkit.games.whos_the_ass.hand import HAND_WIDTH
 from simkit.games.whos_the_ass.legal import nth_legal
 from simkit.games.whos_the_ass.rules import COPIES_PER_NUMBER, GAME, JOKER, MAX_PLAYERS, N_CODES, N_JOKERS
 from simkit.games.whos_the_ass.strategy import MAX_PARAMS, SEES_ALL, SIGNATURE
@@ -32,13 +35,26 @@ from simkit.strategies import registry
 from simkit.strategies.spec import StrategySpec
 from simkit.strategies.whos_the_ass import slots as P
 from simkit.strategies.whos_the_ass.heuristics import heuristic
+from simkit.strategies.whos_the_ass.inference import (
+    MODEL_VECTORS,
+    RANDOM,
+    deal_known,
+    decides,
+    flows,
+    judge,
+    likeliest,
+    posterior,
+    resample,
+)
 
 SAMPLES = P.SIZE - 3  # slot 13: deals sampled per decision (the heuristic's slots come before)
+WEIGH = P.SIZE - 2    # slot 14: 1 = resample the deals by how likely the inferred models make the moves so far
 # the opponents' heuristic in the rollouts (opponents=), where one is given: its decision points and
 # whole-number parameters packed in one number (exact: 24 bits), its one real parameter apart
 OPPONENTS, OPPONENT_CHOICES, OPPONENT_COST = 10, 11, 12
 _PACKED = ((P.RELEASE_AT, 12), (P.DELAY_UNTIL, 16), (P.KEEP, 20))  # 4 bits each, after 6 points x 2 bits
 DEFAULT_SAMPLES = 32
+CANDIDATES = 2  # weigh=1: deals drawn per sample, resampled by how well they explain the hand so far
 MOST_SAMPLES = 4096
 DEFAULT_ROLLOUT = "highest"  # the strongest built-in heuristic against lowest players (docs/strategies.md)
 
@@ -50,7 +66,7 @@ def _no_table(strats):
 
 @nb.njit(inline="always", cache=True)
 def _rollout_decides(table, seat, hand, view, params, rng):
-    return heuristic(hand, view, params, rng)
+    return decides(hand, view, params, rng)
 
 
 play_out = player(_no_table, _rollout_decides)  # the engine's play_on, every seat the rollout heuristic
@@ -66,33 +82,6 @@ def unseen(hand, view):
     return out
 
 
-@nb.njit(inline="always", cache=True)
-def sample_hands(hands, hand, view, pool, size, rng):
-    """Deal the `size` cards of `pool` (codes, shuffled here) to the other seats: each as many
-    as it holds, the ass to its holder; the deciding seat keeps `hand`."""
-    n, me, holder = view[V.PLAYERS], view[V.SEAT], view[V.ASS_HOLDER]
-    k = 0
-    for s in range(n):
-        for c in range(N_CODES):
-            hands[s, c] = 0
-        if s == me:
-            for c in range(N_CODES):
-                hands[s, c] = hand[c]
-            continue
-        need = view[V.HAND_SIZES + s]
-        if s == holder:
-            hands[s, 0] = 1
-            need -= 1
-        for _ in range(need):  # a partial Fisher–Yates shuffle: only the cards dealt are drawn
-            j = k + below(rng, size - k)
-            card = pool[j]
-            pool[j] = pool[k]
-            pool[k] = card
-            hands[s, card] += 1
-            k += 1
-    mark_held(hands, n)
-
-
 @nb.njit(cache=True)
 def search(seen, view, params, rng):
     """The action of least mean own penalty over params[SAMPLES] deals of the unseen cards
@@ -102,7 +91,7 @@ def search(seen, view, params, rng):
     if actions <= 1:
         return nth_legal(hand, view, 0)
     played = np.zeros((max(1, np.int64(params[SAMPLES])), actions), np.int64)
-    outcomes(seen, view, params, rng, played)
+    outcomes(seen, view, params, rng, played, np.zeros(MAX_PLAYERS, np.int64))
     total = played.sum(axis=0)
     best = total.min()
     ties = 0
@@ -120,53 +109,106 @@ def own_hand(seen, view, params):
 
 
 @nb.njit(cache=True, nogil=True)  # grading runs it on several threads at once (analyses/grading/grade.py)
-def outcomes(seen, view, params, rng, played):
+def outcomes(seen, view, params, rng, played, chosen):
     """played[i, k]: the own penalty at the end of the hand when the deciding seat plays its k-th
     distinct legal action (nth_legal's order) on sample i, every action on the same deal of the
-    unseen cards and the same random streams, then the rollout heuristic at every seat (the
-    opponents' heuristic at the others', where opponents= is given). A seat that sees all
-    (params[SEES_ALL], `cheat`) gets every hand in `seen`, row by row, and plays each sample out
-    from the true deal: only the rollouts' random streams differ between samples. What a search
-    decides by, and what grading a move weighs (the costs of the moves, paired on samples)."""
+    unseen cards and the same random streams, then its rollout heuristic at its own seat and at
+    each other seat that seat's likeliest model (inference.py; opponents=: the one forced). The
+    deals hold the cards each seat is known to hold; with weigh=1 they are drawn CANDIDATES
+    times over and resampled by how likely the chosen models make the moves so far. A seat that
+    sees all (params[SEES_ALL], `cheat`) gets every hand in `seen`, row by row, and judges the
+    models on the true deal: only the rollouts' random streams differ between samples. What a
+    search decides by, and what grading a move weighs (the costs of the moves, paired on
+    samples). chosen[s]: the model (a row of model_table) seat s played in the rollouts; -1 at
+    the deciding seat."""
     n, me = view[V.PLAYERS], view[V.SEAT]
     cheats = params[SEES_ALL] != 0
     hand = own_hand(seen, view, params)
-    dealt = np.zeros((MAX_PLAYERS, HAND_WIDTH), np.int64)
+    samples = played.shape[0]
+    deals = 1 if cheats else CANDIDATES * samples if params[WEIGH] != 0 else samples
+    candidates, ll = weighed(seen, view, params, rng, deals)
+    models = model_table(params)
+    post = np.zeros((MAX_PLAYERS, models.shape[0]))
+    posterior(ll, n, me, models[:, RANDOM] != 0, post)
+    likeliest(post, n, me, 0, chosen)  # a tie: the first model, the baseline (inference.MODELS)
+    picks = np.arange(samples) if not cheats else np.zeros(samples, np.int64)
+    if not cheats and params[WEIGH] != 0:
+        logw = np.zeros(deals)
+        for d in range(deals):
+            for s in range(n):
+                if s != me:
+                    logw[d] += ll[d, s, chosen[s]]
+        resample(logw, picks, rng)
     hands = np.zeros((MAX_PLAYERS, HAND_WIDTH), np.int64)
     state = np.zeros(view.shape[0], np.int64)
+    used = V.HISTORY + view[V.HISTORY_LEN]  # the rest of the history block is 0 and stays unread
     lineup = np.zeros((MAX_PLAYERS, params.shape[0]), np.float64)
-    for s in range(n):  # the rollouts: a heuristic at every seat, each with its own hand
-        if s != me and params[OPPONENTS] != 0:
-            opponents(lineup[s], params)
-        else:
-            lineup[s] = params
-            lineup[s, SEES_ALL] = 0
+    for s in range(n):
+        lineup[s] = models[chosen[s]]
+    lineup[me] = params  # its own seat plays the rollout heuristic
+    lineup[me, SEES_ALL] = 0
+    lineup[me, RANDOM] = 0  # the slot that is WEIGH in the search's vector
     rngs = np.zeros((MAX_PLAYERS, 1), np.uint64)
     log = np.zeros((0, LOG_WIDTH), np.int64)
     err = np.zeros(ERR_WIDTH, np.int64)
+    for i in range(samples):
+        d = picks[i]
+        key = next_u64(rng)  # the rollouts' random streams: the same for every action (common numbers)
+        for k in range(played.shape[1]):
+            hands[:n] = candidates[d, :n]
+            state[:used] = view[:used]
+            for s in range(n):
+                rngs[s, 0] = seat_state(key, s)
+            if step(hands, state, nth_legal(hand, view, k), log, err) == 0:
+                play_out(lineup, lineup, hands, state, rngs, log, err)
+            played[i, k] = penalty_of(hands[me])
+            state[used:V.HISTORY + state[V.HISTORY_LEN]] = 0  # what the rollout appended
+    chosen[me] = -1
+
+
+@nb.njit(cache=True, nogil=True)
+def weighed(seen, view, params, rng, deals):
+    """`deals` deals of the unseen cards (a seat that sees all: the true one), each with the
+    other seats' known cards in place (inference.flows), and ll[d, s, m]: how likely seat s's
+    moves so far are under model m on deal d (inference.judge)."""
+    n = view[V.PLAYERS]
+    cheats = params[SEES_ALL] != 0
+    hand = own_hand(seen, view, params)
+    models = model_table(params)
+    delta = np.zeros((MAX_PLAYERS, N_CODES), np.int64)
+    known = np.zeros((MAX_PLAYERS, N_CODES), np.int64)
+    flows(view, delta, known)
     counts = unseen(hand, view)
+    for s in range(n):
+        if s != view[V.SEAT]:
+            counts -= known[s]
     pool = np.zeros(N_CODES * COPIES_PER_NUMBER, np.uint8)
     size = 0
     for c in range(1, N_CODES):
         for _ in range(counts[c]):
             pool[size] = c
             size += 1
-    for i in range(played.shape[0]):
+    candidates = np.zeros((deals, MAX_PLAYERS, HAND_WIDTH), np.int64)
+    ll = np.zeros((deals, MAX_PLAYERS, models.shape[0]))
+    for d in range(deals):
         if cheats:
             for s in range(n):
                 for c in range(HAND_WIDTH):
-                    dealt[s, c] = seen[s * HAND_WIDTH + c]
+                    candidates[d, s, c] = seen[s * HAND_WIDTH + c]
         else:
-            sample_hands(dealt, hand, view, pool, size, rng)
-        key = next_u64(rng)  # the rollouts' random streams: the same for every action (common numbers)
-        for k in range(played.shape[1]):
-            hands[:n] = dealt[:n]
-            state[:] = view
-            for s in range(n):
-                rngs[s, 0] = seat_state(key, s)
-            if step(hands, state, nth_legal(hand, view, k), log, err) == 0:
-                play_out(lineup, lineup, hands, state, rngs, log, err)
-            played[i, k] = penalty_of(hands[me])
+            deal_known(candidates[d], hand, view, known, pool, size, rng)
+    judge(candidates, view, delta, models, ll)
+    return candidates, ll
+
+
+@nb.njit(cache=True)
+def model_table(params):
+    """The candidate models of the other seats: the one opponents= forces, or inference.MODELS."""
+    if params[OPPONENTS] != 0:
+        forced = np.zeros((1, params.shape[0]), np.float64)
+        opponents(forced[0], params)
+        return forced
+    return MODEL_VECTORS.copy()
 
 
 @nb.njit(cache=True)
@@ -206,10 +248,13 @@ def _composer(name: str, sees_all: bool):
 
 
 def _search_vector(name: str, values: dict) -> tuple[list[float], list[str]]:
-    unknown = set(values) - {"samples", "rollout", "opponents"}
+    unknown = set(values) - {"samples", "rollout", "opponents", "weigh"}
     if unknown:
         raise SimkitError(f"strategy {name!r} has no parameter {sorted(unknown)[0]!r} "
-                          "(parameters: samples, rollout, opponents)")
+                          "(parameters: samples, rollout, opponents, weigh)")
+    weigh = values.get("weigh", 0)
+    if isinstance(weigh, StrategySpec) or weigh not in (0, 1):
+        raise SimkitError(f"strategy {name!r}: weigh must be 0 or 1, got {weigh}")
     samples = values.get("samples", DEFAULT_SAMPLES)
     if isinstance(samples, StrategySpec) or samples != int(samples) or not 1 <= samples <= MOST_SAMPLES:
         raise SimkitError(f"strategy {name!r}: samples must be a whole number 1..{MOST_SAMPLES}, got {samples:g}")
@@ -223,6 +268,8 @@ def _search_vector(name: str, values: dict) -> tuple[list[float], list[str]]:
         out[OPPONENTS] = 1.0
         out[OPPONENT_CHOICES], out[OPPONENT_COST] = pack_opponents(others)
         parts.append(f"opponents={label}")
+    out[WEIGH] = float(weigh)
+    parts += [f"weigh={int(weigh)}"] if "weigh" in values else []
     return out, parts
 
 
