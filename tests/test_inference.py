@@ -121,7 +121,7 @@ def _judged(record, seat_filter, spec="cheat"):
     for pos in positions(record):
         if pos.seat in seat_filter and pos.view[V.HISTORY_LEN] > 0:
             seen = pos.hands.reshape(-1).copy()
-            _, ll = weighed(seen, pos.view, params, np.array([3], np.uint64), 1)
+            _, ll = weighed(seen, pos.view, params, np.array([3], np.uint64), 1, 1)
             out.append((pos, ll[0], models))
     return out
 
@@ -178,7 +178,7 @@ def test_the_deals_hold_each_seats_known_cards_and_its_hand_size():
         for pos in positions(record):
             me = pos.seat
             inference.flows(pos.view, delta, known)
-            candidates, _ = weighed(pos.hands[me].copy(), pos.view, params, np.array([1], np.uint64), 4)
+            candidates, _ = weighed(pos.hands[me].copy(), pos.view, params, np.array([1], np.uint64), 4, 2)
             for d in range(4):
                 for s in range(5):
                     deal = candidates[d, s]
@@ -198,3 +198,25 @@ def test_opponents_forces_one_model():
     assert forced.shape[0] == 1
     assert list(forced[0, :10]) == list(registry.resolve(GAME, "greedy")[1][:10])
     assert model_table(np.array(registry.resolve(GAME, "pimc")[1], np.float64)).shape[0] == len(inference.MODELS)
+
+
+def test_models_taken_as_twins_at_a_phase_play_alike_there():
+    """judge asks one of two models that read the same slots at a phase (inference.alike): on real
+    positions of every phase, each model plays what its twin plays."""
+    from simkit.strategies.whos_the_ass.inference import alike, decides
+
+    models = model_table(np.array(registry.resolve(GAME, "pimc")[1], np.float64))
+    twins = alike(models)
+    assert (twins != np.arange(len(models))).sum() >= 6  # the lowest-like models share most phases
+    compared = np.zeros(3, np.int64)
+    for record in _records(["random", "grab", "hoard", "keep_low", "delay"], 5, 30, seed=12):
+        for pos in positions(record):
+            hand = pos.hands[pos.seat].copy()
+            phase = pos.view[V.PHASE]
+            for m in range(len(models)):
+                twin = twins[phase, m]
+                if twin != m:
+                    rng = np.zeros(1, np.uint64)
+                    assert decides(hand, pos.view, models[m], rng) == decides(hand, pos.view, models[twin], rng)
+                    compared[phase] += 1
+    assert (compared > 50).all()

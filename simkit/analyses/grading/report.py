@@ -176,10 +176,10 @@ def inferred_section(spec: Grading, moves: pd.DataFrame) -> tuple:
                           for label, part in shares.items()])
     field = _marked(spec.field)
     note = (f"The other seats played {field}. At each graded move the search took each of them for the model "
-            "that best explains its moves so far in the hand (before they tell the models apart: `lowest`, the "
+            "that best explains its moves so far in the hand (before they tell the models apart: lowest, the "
             "baseline); the share of moves and seats for each model. Models that play alike where the hand never "
-            "tests the difference (the `lowest`-like ones at jokers, the ass or a reserve) are told apart only "
-            "when it does.")
+            "tests the difference (those like lowest but at jokers, the ass or a reserve: hoard, keep_low, grab, "
+            "delay, spend) are told apart only when it does.")
     return (page.Section("What the search took the field for", markdown(table), note=note),)
 
 

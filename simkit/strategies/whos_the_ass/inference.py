@@ -35,7 +35,7 @@ from simkit.strategies.whos_the_ass.heuristics import heuristic
 from simkit.strategies.whos_the_ass.random_play import random as random_play
 
 EPSILON = 0.05  # how often a seat is taken to stray from its model: a mismatch is unlikely, not impossible
-DROPPED = 16.0  # a model this many nats less likely than a seat's likeliest on a deal is dropped there
+DROPPED = 12.0  # a model this many nats less likely than a seat's likeliest on a deal is dropped there
 # random play explains any move a little, a heuristic on a deal drawn wrong explains it not at all:
 # random play's prior is e^-3 of a heuristic's, or a heuristic field looks random too often
 RANDOM_PRIOR = 3.0
@@ -123,6 +123,9 @@ def judge(candidates, view, delta, models, ll):
     asked = np.ones((MAX_PLAYERS, kinds), np.bool_)
     hand = np.zeros(HAND_WIDTH, np.int64)
     unused = np.zeros(1, np.uint64)  # a random state for the models: the heuristics draw nothing
+    twins = alike(models)
+    answer = np.zeros(kinds, np.int64)
+    asked_now = np.zeros(kinds, np.int64)  # k * deals + d + 1 where answer[m] is for move k on deal d
     for k in range(view[V.HISTORY_LEN]):
         seat = state[V.SEAT]
         action = view[V.HISTORY + k]
@@ -141,7 +144,13 @@ def judge(candidates, view, delta, models, ll):
                     if models[m, RANDOM] != 0:
                         p = 1.0 / choices
                     else:
-                        played = decides(readonly(hand), readonly(state), readonly(models[m]), unused)
+                        twin = twins[state[V.PHASE], m]  # a model that plays alike here has been asked
+                        if twin != m and asked_now[twin] == k * deals + d + 1:
+                            played = answer[twin]
+                        else:
+                            played = decides(readonly(hand), readonly(state), readonly(models[m]), unused)
+                        answer[m] = played
+                        asked_now[m] = k * deals + d + 1
                         p = EPSILON / choices + (1.0 - EPSILON if played == action else 0.0)
                     ll[d, seat, m] += math.log(p)
                     best = max(best, ll[d, seat, m])
@@ -155,6 +164,33 @@ def judge(candidates, view, delta, models, ll):
                 asked[seat, m] = not gone
         if step(hands, state, action, log, err) < 0:
             raise ValueError("search: the hand's history breaks the rules (an engine fault)")
+
+
+# the parameter slots a heuristic reads at each phase (heuristics._heuristic; tests/test_inference.py
+# checks that models equal on them play alike): LEAD, FOLLOW, ASS_TRICK
+_READS = np.array([[P.LEAD, P.ASS_LEAD, P.DELAY_UNTIL, P.JOKERS, P.RELEASE_AT, P.RESERVE, P.KEEP],
+                   [P.FOLLOW, P.JOKERS, P.RELEASE_AT, P.RESERVE, P.KEEP, -1, -1],
+                   [P.ASS, P.MAX_COST, -1, -1, -1, -1, -1]], np.int64)
+
+
+@nb.njit(cache=True)
+def alike(models):
+    """twins[phase, m]: the first model that plays as model m does at that phase (equal on every
+    slot the heuristic reads there; random play has no twin): asked once for both."""
+    kinds = models.shape[0]
+    twins = np.zeros((_READS.shape[0], kinds), np.int64)
+    for phase in range(_READS.shape[0]):
+        for m in range(kinds):
+            twins[phase, m] = m
+            for first in range(m):
+                same = models[m, RANDOM] == 0 and models[first, RANDOM] == 0
+                for slot in _READS[phase]:
+                    if slot >= 0 and models[m, slot] != models[first, slot]:
+                        same = False
+                if same:
+                    twins[phase, m] = first
+                    break
+    return twins
 
 
 @nb.njit(cache=True)

@@ -54,6 +54,7 @@ WEIGH = P.SIZE - 2    # slot 14: 1 = resample the deals by how likely the inferr
 OPPONENTS, OPPONENT_CHOICES, OPPONENT_COST = 10, 11, 12
 _PACKED = ((P.RELEASE_AT, 12), (P.DELAY_UNTIL, 16), (P.KEEP, 20))  # 4 bits each, after 6 points x 2 bits
 DEFAULT_SAMPLES = 32
+JUDGED = 16  # deals the models are judged on (weigh=1: every deal drawn)
 CANDIDATES = 2  # weigh=1: deals drawn per sample, resampled by how well they explain the hand so far
 MOST_SAMPLES = 4096
 DEFAULT_ROLLOUT = "highest"  # the strongest built-in heuristic against lowest players (docs/strategies.md)
@@ -126,7 +127,9 @@ def outcomes(seen, view, params, rng, played, chosen):
     hand = own_hand(seen, view, params)
     samples = played.shape[0]
     deals = 1 if cheats else CANDIDATES * samples if params[WEIGH] != 0 else samples
-    candidates, ll = weighed(seen, view, params, rng, deals)
+    # the posterior needs fewer deals than the rollouts: JUDGED of them, unless each is to be weighed
+    judged = deals if params[WEIGH] != 0 else min(deals, JUDGED)
+    candidates, ll = weighed(seen, view, params, rng, deals, judged)
     models = model_table(params)
     post = np.zeros((MAX_PLAYERS, models.shape[0]))
     posterior(ll, n, me, models[:, RANDOM] != 0, post)
@@ -167,10 +170,10 @@ def outcomes(seen, view, params, rng, played, chosen):
 
 
 @nb.njit(cache=True, nogil=True)
-def weighed(seen, view, params, rng, deals):
+def weighed(seen, view, params, rng, deals, judged):
     """`deals` deals of the unseen cards (a seat that sees all: the true one), each with the
-    other seats' known cards in place (inference.flows), and ll[d, s, m]: how likely seat s's
-    moves so far are under model m on deal d (inference.judge)."""
+    other seats' known cards in place (inference.flows), and ll[d, s, m] for the first `judged`
+    of them: how likely seat s's moves so far are under model m on deal d (inference.judge)."""
     n = view[V.PLAYERS]
     cheats = params[SEES_ALL] != 0
     hand = own_hand(seen, view, params)
@@ -189,7 +192,7 @@ def weighed(seen, view, params, rng, deals):
             pool[size] = c
             size += 1
     candidates = np.zeros((deals, MAX_PLAYERS, HAND_WIDTH), np.int64)
-    ll = np.zeros((deals, MAX_PLAYERS, models.shape[0]))
+    ll = np.zeros((judged, MAX_PLAYERS, models.shape[0]))
     for d in range(deals):
         if cheats:
             for s in range(n):
@@ -197,7 +200,7 @@ def weighed(seen, view, params, rng, deals):
                     candidates[d, s, c] = seen[s * HAND_WIDTH + c]
         else:
             deal_known(candidates[d], hand, view, known, pool, size, rng)
-    judge(candidates, view, delta, models, ll)
+    judge(candidates[:judged], view, delta, models, ll)
     return candidates, ll
 
 
