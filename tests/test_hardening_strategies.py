@@ -48,6 +48,17 @@ def endless(hand, view, params, rng):
 
 
 @pytest.fixture(autouse=True)
+def _ctrl_c_reaches_python():
+    """Each test here starts with Python's own Ctrl-C handler, whatever an earlier test in this
+    worker left: an ignored SIGINT is inherited by the commands these tests start, which then
+    would not stop (seen once from a fresh clone, with the failing tests' order)."""
+    before = signal.getsignal(signal.SIGINT)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before if before is not None else signal.default_int_handler)
+
+
+@pytest.fixture(autouse=True)
 def _registry_kept(monkeypatch):
     """What a test registers in this process is forgotten after it (other tests list every strategy)."""
     registry.load_all()
