@@ -44,9 +44,9 @@ def versus_best(game: str, candidates: list[str], players: list[int], fields: li
                 label = str(registry.canonical(game, spec))
                 searched[label] = seat_values(rating, spec, n, hands, seed, rules, progress)
             first = next(iter(searched))
+            best_diff, best_half = mean_ci(heuristics[best] - base)
             for label, values in searched.items():
                 diff, half = mean_ci(values - base)
-                best_diff, best_half = mean_ci(heuristics[best] - base)
                 gap, gap_half = mean_ci(values - heuristics[best])
                 over, over_half = mean_ci(values - searched[first]) if label != first else (np.nan, np.nan)
                 rows.append({"players": n, "field": field, "strategy": label, "vs field": diff, "±": half,
