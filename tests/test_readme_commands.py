@@ -67,6 +67,9 @@ def groups(commands: list[str]) -> list[list[str]]:
 
 
 GROUPS = groups(examples(README.read_text()))
+# the full-size field example (41.5 M hands, two minutes): `pytest -m slow`; by default its spec's
+# analysis and its first profiles are checked against the committed example (test_example_report)
+SLOW = ("field experiments/field-4p.toml",)
 
 
 def test_the_readme_names_its_examples():
@@ -87,7 +90,12 @@ def cluster():
         yield c.scheduler_address
 
 
-@pytest.mark.parametrize("group", GROUPS, ids=lambda g: " ".join(g[0].split()[1:3]))
+def _marked(group: list[str]):
+    slow = any(c.split("simkit ", 1)[1].startswith(SLOW) for c in group)
+    return pytest.param(group, marks=[pytest.mark.slow] if slow else [])
+
+
+@pytest.mark.parametrize("group", [_marked(g) for g in GROUPS], ids=lambda g: " ".join(g[0].split()[1:3]))
 def test_every_readme_example_runs_as_written(group, tmp_path, request):
     for name in ("experiments", "strategies"):
         (tmp_path / name).symlink_to(ROOT / name)

@@ -267,43 +267,41 @@ def _decide_until_end(decide, hand_of, table, params, hands, view, rngs, log, er
             return t
 
 
-def player(table_of, decide):
-    """A `play_on` whose seats decide by `decide(table, seat, hand, view, params, rng)`, with
-    `table = table_of(strats)` made once per hand: the engine's own (a lineup of compiled
-    strategies), or a search's rollouts (a heuristic called directly, which numba can cache)."""
-
-    # _nrt=False: play allocates nothing, and without it numba wraps every array slice it passes
-    # to a strategy in atomic reference-count updates (about a third of the time per hand).
-    @nb.njit(cache=True, _nrt=False)
-    def play_on(strats, params, hands, view, rngs, log, err):
-        """Play the hand in `hands` and `view` (`start`, then any number of `step`s) to its end,
-        the strategies deciding; as `play`."""
-        params, hands, view, rngs = _fixed_shapes(params, hands, view, rngs)
-        table = table_of(strats)
-        # A seat that sees all (params[seat, SEES_ALL]) gets every hand, row by row. Whether any
-        # does is asked once per hand: the loop without it passes a hand of a constant shape.
-        for s in range(view[V.PLAYERS]):
-            if params[s, SEES_ALL] != 0:
-                return _decide_until_end(decide, _every_hand_if_seen, table, params, hands, view, rngs, log, err)
-        return _decide_until_end(decide, _own_hand, table, params, hands, view, rngs, log, err)
-
-    return play_on
-
-
-@nb.njit(inline="always", cache=True)
-def play_on_alone(decide, params, hands, view, rngs, log, err):
-    """`play_on` with `decide(table, seat, hand, view, params, rng)` at every seat, written into
-    the loop (simkit.games.whos_the_ass.alone), for a table where no seat sees all."""
-    params, hands, view, rngs = _fixed_shapes(params, hands, view, rngs)
-    return _decide_until_end(decide, _own_hand, 0, params, hands, view, rngs, log, err)
-
-
 @nb.njit(inline="always", cache=True)
 def _lineup_decides(table, seat, hand, view, params, rng):
     return table[seat](hand, view, params, rng)
 
 
-play_on = player(seat_table, _lineup_decides)
+# _nrt=False: play allocates nothing, and without it numba wraps every array slice it passes
+# to a strategy in atomic reference-count updates (about a third of the time per hand).
+@nb.njit(cache=True, _nrt=False)
+def play_on(strats, params, hands, view, rngs, log, err):
+    """Play the hand in `hands` and `view` (`start`, then any number of `step`s) to its end, the
+    lineup's compiled strategies deciding; as `play`."""
+    params, hands, view, rngs = _fixed_shapes(params, hands, view, rngs)
+    table = seat_table(strats)
+    # A seat that sees all (params[seat, SEES_ALL]) gets every hand, row by row. Whether any
+    # does is asked once per hand: the loop without it passes a hand of a constant shape.
+    for s in range(view[V.PLAYERS]):
+        if params[s, SEES_ALL] != 0:
+            return _decide_until_end(_lineup_decides, _every_hand_if_seen, table, params, hands, view, rngs, log, err)
+    return _decide_until_end(_lineup_decides, _own_hand, table, params, hands, view, rngs, log, err)
+
+
+@nb.njit(inline="always", cache=True)
+def play_on_alone(decide, params, hands, view, rngs, log, err):
+    """`play_on` with `decide(table, seat, hand, view, params, rng)` at every seat, written into
+    the loop (simkit.games.whos_the_ass.alone, a search's rollouts), for a table where no seat
+    sees all."""
+    params, hands, view, rngs = _fixed_shapes(params, hands, view, rngs)
+    return _decide_until_end(decide, _own_hand, 0, params, hands, view, rngs, log, err)
+
+
+@nb.njit(cache=True)
+def replay_step(hands, view, action, log, err):
+    """`step`, compiled once rather than written into its caller: for replays of a history
+    (a search's inference), where compile time matters more than a call."""
+    return step(hands, view, action, log, err)
 
 
 @nb.njit(cache=True, _nrt=False)

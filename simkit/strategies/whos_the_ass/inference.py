@@ -25,7 +25,7 @@ from simkit.core.lowlevel import readonly
 from simkit.core.rng import below, uniform
 from simkit.games.whos_the_ass import view as V
 from simkit.games.whos_the_ass.action import PASS, set_jokers, set_numbers, set_value
-from simkit.games.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, start, step
+from simkit.games.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, replay_step, start
 from simkit.games.whos_the_ass.hand import HAND_WIDTH, HELD, held_mask, mark_held
 from simkit.games.whos_the_ass.legal import nth_legal
 from simkit.games.whos_the_ass.rules import GAME, JOKER, MAX_PLAYERS, N_CODES
@@ -90,7 +90,7 @@ def flows(view, delta, known):
             card = JOKER if value == 14 else value
             owed[seat, card] = max(owed[seat, card], _BIG - hands[seat, card] + numbers)
             owed[seat, JOKER] = max(owed[seat, JOKER], _BIG - hands[seat, JOKER] + jokers)
-        if step(hands, state, action, log, err) < 0:
+        if replay_step(hands, state, action, log, err) < 0:
             raise ValueError("search: the hand's history breaks the rules (an engine fault)")
     for s in range(n):
         for c in range(N_CODES):
@@ -162,7 +162,7 @@ def judge(candidates, view, delta, models, ll):
                 for d in range(deals):
                     gone = gone and ll[d, seat, m] == -np.inf
                 asked[seat, m] = not gone
-        if step(hands, state, action, log, err) < 0:
+        if replay_step(hands, state, action, log, err) < 0:
             raise ValueError("search: the hand's history breaks the rules (an engine fault)")
 
 

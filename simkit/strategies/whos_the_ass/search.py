@@ -26,7 +26,7 @@ import numpy as np
 from simkit.core.errors import SimkitError
 from simkit.core.rng import next_u64, pick_equal, seat_state
 from simkit.games.whos_the_ass import view as V
-from simkit.games.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, penalty_of, player, step
+from simkit.games.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, penalty_of, play_on_alone, replay_step
 from simkit.games.whos_the_ass.hand import HAND_WIDTH
 from simkit.games.whos_the_ass.legal import nth_legal
 from simkit.games.whos_the_ass.rules import COPIES_PER_NUMBER, GAME, JOKER, MAX_PLAYERS, N_CODES, N_JOKERS
@@ -61,16 +61,14 @@ DEFAULT_ROLLOUT = "highest"  # the strongest built-in heuristic against lowest p
 
 
 @nb.njit(inline="always", cache=True)
-def _no_table(strats):
-    return strats
-
-
-@nb.njit(inline="always", cache=True)
 def _rollout_decides(table, seat, hand, view, params, rng):
     return decides(hand, view, params, rng)
 
 
-play_out = player(_no_table, _rollout_decides)  # the engine's play_on, every seat the rollout heuristic
+@nb.njit(cache=True, _nrt=False)
+def play_out(params, hands, view, rngs, log, err):
+    """The engine's play loop with every seat deciding by its row of `params` (inference.decides)."""
+    return play_on_alone(_rollout_decides, params, hands, view, rngs, log, err)
 
 
 @nb.njit(cache=True)
@@ -141,6 +139,7 @@ def outcomes(seen, view, params, rng, played, chosen):
             for s in range(n):
                 if s != me:
                     logw[d] += ll[d, s, chosen[s]]
+        logw *= params[WEIGH]  # tempered: the likelihoods of near-deterministic models are sharp
         resample(logw, picks, rng)
     hands = np.zeros((MAX_PLAYERS, HAND_WIDTH), np.int64)
     state = np.zeros(view.shape[0], np.int64)
@@ -162,8 +161,8 @@ def outcomes(seen, view, params, rng, played, chosen):
             state[:used] = view[:used]
             for s in range(n):
                 rngs[s, 0] = seat_state(key, s)
-            if step(hands, state, nth_legal(hand, view, k), log, err) == 0:
-                play_out(lineup, lineup, hands, state, rngs, log, err)
+            if replay_step(hands, state, nth_legal(hand, view, k), log, err) == 0:
+                play_out(lineup, hands, state, rngs, log, err)
             played[i, k] = penalty_of(hands[me])
             state[used:V.HISTORY + state[V.HISTORY_LEN]] = 0  # what the rollout appended
     chosen[me] = -1
@@ -256,8 +255,8 @@ def _search_vector(name: str, values: dict) -> tuple[list[float], list[str]]:
         raise SimkitError(f"strategy {name!r} has no parameter {sorted(unknown)[0]!r} "
                           "(parameters: samples, rollout, opponents, weigh)")
     weigh = values.get("weigh", 0)
-    if isinstance(weigh, StrategySpec) or weigh not in (0, 1):
-        raise SimkitError(f"strategy {name!r}: weigh must be 0 or 1, got {weigh}")
+    if isinstance(weigh, StrategySpec) or not 0 <= weigh <= 1:
+        raise SimkitError(f"strategy {name!r}: weigh must be a number from 0 to 1, got {weigh}")
     samples = values.get("samples", DEFAULT_SAMPLES)
     if isinstance(samples, StrategySpec) or samples != int(samples) or not 1 <= samples <= MOST_SAMPLES:
         raise SimkitError(f"strategy {name!r}: samples must be a whole number 1..{MOST_SAMPLES}, got {samples:g}")
@@ -272,7 +271,7 @@ def _search_vector(name: str, values: dict) -> tuple[list[float], list[str]]:
         out[OPPONENT_CHOICES], out[OPPONENT_COST] = pack_opponents(others)
         parts.append(f"opponents={label}")
     out[WEIGH] = float(weigh)
-    parts += [f"weigh={int(weigh)}"] if "weigh" in values else []
+    parts += [f"weigh={weigh:g}"] if "weigh" in values else []
     return out, parts
 
 
