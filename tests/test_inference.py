@@ -220,3 +220,28 @@ def test_models_taken_as_twins_at_a_phase_play_alike_there():
                     assert decides(hand, pos.view, models[m], rng) == decides(hand, pos.view, models[twin], rng)
                     compared[phase] += 1
     assert (compared > 50).all()
+
+
+def test_deals_weighed_by_the_true_model_lie_nearer_the_true_hands_but_on_few_deals():
+    """Why weigh= is off by default (docs/strategies.md): the likelihood of the moves does point
+    the deals towards the truth, but with a few dozen deals its weight falls on one or two."""
+    n, deals = 4, 64
+    params = np.array(registry.resolve(GAME, "pimc")[1], np.float64)
+    rng = np.array([12345], np.uint64)
+    lowest = inference.MODELS.index("lowest")
+    uniform, weighted, effective = [], [], []
+    for record in _records(["lowest"] * n, n, 40, seed=7):
+        for pos in positions(record):
+            if pos.trick < 4 or pos.seat != 0:
+                continue
+            candidates, ll = weighed(pos.hands[0].copy(), pos.view, params, rng, deals, deals)
+            logw = ll[:, 1:n, lowest].sum(axis=1)
+            w = np.exp(logw - logw.max())
+            w /= w.sum()
+            wrong = np.abs(candidates[:, 1:n, 1:N_CODES] - pos.hands[None, 1:n, 1:N_CODES]).sum(axis=(1, 2))
+            uniform.append(wrong.mean())
+            weighted.append((w * wrong).sum())
+            effective.append(1 / (w ** 2).sum())
+    assert len(uniform) > 100
+    assert np.mean(weighted) < np.mean(uniform) - 1, (np.mean(weighted), np.mean(uniform))
+    assert np.median(effective) < 4, np.median(effective)

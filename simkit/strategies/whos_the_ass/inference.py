@@ -9,7 +9,7 @@ log((1 - EPSILON) [it played that] + EPSILON / choices) (random play: log(1 / ch
 counts like any action: W9 always allows it, but a model that would have raised is the less
 likely for it. Each seat's posterior over the models sums over the deals; its likeliest model
 plays it in the rollouts (before its moves tell the models apart: the first, the baseline
-`lowest`, which measured the strongest guess: docs/strategies.md). With weigh=1 the deals are
+`lowest`, which measured the strongest guess: docs/strategies.md). With weigh= the deals are
 also resampled by how well those models explain the moves.
 
 The cards a seat must still hold are public too (those it took in an ass trick and has not

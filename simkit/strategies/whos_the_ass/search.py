@@ -4,8 +4,9 @@ consistently with what it saw (their hand sizes, the cards out of play and on th
 the ass, the cards each took in ass tricks and still holds), find each other seat's likeliest
 model by how well it explains that seat's moves so far over those deals (inference.py), play
 every distinct legal action out on the same deals with the rollout heuristic at its own seat and
-the inferred models at the others, and take the lowest mean own penalty. weigh=1 also resamples
-the deals by how likely the models make the moves (measured weaker: docs/strategies.md).
+the inferred models at the others, and take the lowest mean own penalty. weigh=w (0 < w <= 1)
+also resamples the deals by how likely the inferred models make the moves, that likelihood to the
+power w (measured weaker at every w tried: docs/strategies.md).
 
 `cheat` is the same search handed every hand (the engine's SEES_ALL slot): it plays each action
 out from the true deal and judges the models on it, so it bounds what this search could gain from
@@ -48,14 +49,14 @@ from simkit.strategies.whos_the_ass.inference import (
 )
 
 SAMPLES = P.SIZE - 3  # slot 13: deals sampled per decision (the heuristic's slots come before)
-WEIGH = P.SIZE - 2    # slot 14: 1 = resample the deals by how likely the inferred models make the moves so far
+WEIGH = P.SIZE - 2    # slot 14: w > 0 = resample the deals by (how likely the inferred models make the moves so far)^w
 # the opponents' heuristic in the rollouts (opponents=), where one is given: its decision points and
 # whole-number parameters packed in one number (exact: 24 bits), its one real parameter apart
 OPPONENTS, OPPONENT_CHOICES, OPPONENT_COST = 10, 11, 12
 _PACKED = ((P.RELEASE_AT, 12), (P.DELAY_UNTIL, 16), (P.KEEP, 20))  # 4 bits each, after 6 points x 2 bits
 DEFAULT_SAMPLES = 32
-JUDGED = 16  # deals the models are judged on (weigh=1: every deal drawn)
-CANDIDATES = 2  # weigh=1: deals drawn per sample, resampled by how well they explain the hand so far
+JUDGED = 8  # deals the models are judged on (weigh>0: every deal drawn); 16 measured no stronger and a third slower
+CANDIDATES = 2  # weigh>0: deals drawn per sample, resampled by how well they explain the hand so far
 MOST_SAMPLES = 4096
 DEFAULT_ROLLOUT = "highest"  # the strongest built-in heuristic against lowest players (docs/strategies.md)
 
@@ -113,8 +114,8 @@ def outcomes(seen, view, params, rng, played, chosen):
     distinct legal action (nth_legal's order) on sample i, every action on the same deal of the
     unseen cards and the same random streams, then its rollout heuristic at its own seat and at
     each other seat that seat's likeliest model (inference.py; opponents=: the one forced). The
-    deals hold the cards each seat is known to hold; with weigh=1 they are drawn CANDIDATES
-    times over and resampled by how likely the chosen models make the moves so far. A seat that
+    deals hold the cards each seat is known to hold; with weigh=w > 0 they are drawn CANDIDATES
+    times over and resampled by how likely the chosen models make the moves so far, to the w. A seat that
     sees all (params[SEES_ALL], `cheat`) gets every hand in `seen`, row by row, and judges the
     models on the true deal: only the rollouts' random streams differ between samples. What a
     search decides by, and what grading a move weighs (the costs of the moves, paired on
