@@ -201,6 +201,7 @@ def posterior(ll, n, me, models_random, post):
     are under m."""
     deals, kinds = ll.shape[0], ll.shape[2]
     seat_mass = np.zeros((deals, MAX_PLAYERS))  # log of sum_m L[d, s, m], each seat
+    table_mass = np.zeros(deals)  # and summed over the seats
     for d in range(deals):
         for s in range(n):
             if s != me:
@@ -209,6 +210,7 @@ def posterior(ll, n, me, models_random, post):
                 for m in range(kinds):
                     mass += math.exp(ll[d, s, m] - best)
                 seat_mass[d, s] = best + math.log(mass)
+                table_mass[d] += seat_mass[d, s]
     post[:] = 0.0
     for s in range(n):
         if s == me:
@@ -219,7 +221,7 @@ def posterior(ll, n, me, models_random, post):
                 continue
             terms = np.empty(deals)
             for d in range(deals):
-                terms[d] = ll[d, s, m] + seat_mass[d].sum() - seat_mass[d, s]
+                terms[d] = ll[d, s, m] + table_mass[d] - seat_mass[d, s]
             best = terms.max()
             if best > -np.inf:
                 logp[m] = best + math.log(np.exp(terms - best).sum()) - (RANDOM_PRIOR if models_random[m] else 0.0)
