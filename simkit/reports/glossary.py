@@ -43,8 +43,8 @@ TERMS = {
     # the tuning
     "candidate": "one setting of the tuned strategy's parameters",
     "leader": "the candidate with the best mean so far in a round of the race",
-    "dropped": "a candidate whose paired difference to the leader is decisively worse, with Holm's correction "
-               "over the candidates",
+    "dropped": "a candidate decisively worse than some other candidate by their paired difference, the test's "
+               "level divided among every pair of candidates",
     "confirmation": "the winner played again on fresh deals (another seed) beside the runner-up, the family's "
                     "default and the field's strategy",
     # the grading

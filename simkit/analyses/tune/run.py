@@ -179,7 +179,7 @@ def _race(t: Tuning, folder: Path, meta: dict, cands: list[Candidate], budget: i
         sums.merge(np.array(live), play.sums(table, [cands[members[m]].spec for m in live], lo, lo + block,
                                              it["seed"]))
         meta["spent"] += len(live) * n * block
-        r = judge(sums, live, k, t.alpha / t.iterations, sign)
+        r = judge(sums, live, k, t.alpha / t.iterations, sign, len(members))
         alive[r.dropped] = False
         g = len(meta["rounds"])
         meta["rounds"].append({"round": g, "iteration": it["iteration"], "deals": r.deals, "alive": len(live),
