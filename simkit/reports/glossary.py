@@ -46,7 +46,7 @@ TERMS = {
     "dropped": "a candidate decisively worse than some other candidate by their paired difference, the test's "
                "level divided among every pair of candidates",
     "confirmation": "the winner played again on fresh deals (another seed) beside the runner-up, the family's "
-                    "default and the field's strategy",
+                    "default (or every built-in at its defaults) and the field's strategy",
     # the grading
     "decision point": "where a move with a choice is made: lead, ass lead, follow, ass trick, joker",
     "cost": "the penalty points a move loses against the search's best action on the same samples of the "

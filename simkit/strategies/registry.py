@@ -41,6 +41,9 @@ class StrategyInfo:
     params: tuple[Param, ...] = field(default=())
     base: tuple[float, ...] = field(default=())
     composer: Callable[[dict], tuple[tuple[float, ...], str]] | None = None  # values: numbers or StrategySpecs
+    # a composer's decision points, each with the choices that fit it (the first: what an unset point plays)
+    # and their parameters: what `simkit tune --against` searches
+    points: tuple[tuple[str, tuple[tuple[str, tuple[Param, ...]], ...]], ...] = field(default=())
     origin: str = ""  # "file.py: function" for a user's strategy, named in its errors
     model: tuple[tuple[str, float], ...] = field(default=())  # Ezelen M8: model values the seat brings
     search: bool = False  # a search (pimc): thousands of times a heuristic's cost a decision, rated only when named

@@ -41,13 +41,13 @@ def compare(t: Tuning, budget: int | None, remeasure: int, echo=print, tpe: tupl
         start = time.perf_counter()
         meta = read(run_tuning(t, f"{tmp}/race", budget))
         race_s = time.perf_counter() - start
-    pick = meta["winner"]
+    pick = meta["winner_candidate"]
     deals = max(r["deals"] for r in meta["rounds"])
     spent = meta["spent"]
     echo(f"race: {len(cands):,} candidates, {spent:,} hands in {race_s:.0f} s; pick {cands[pick].label}, "
          f"{deals:,} deals")
     start = time.perf_counter()
-    grid = _means(table, [c.spec for c in cands], deals)
+    grid = _means(table, list(cands), deals)
     grid_pick = int(min(range(len(cands)), key=lambda c: (sign * grid[c], c)))
     grid_hands = len(cands) * n * deals
     echo(f"grid: {grid_hands:,} hands in {time.perf_counter() - start:.0f} s; pick {cands[grid_pick].label}")
@@ -56,7 +56,7 @@ def compare(t: Tuning, budget: int | None, remeasure: int, echo=print, tpe: tupl
     rng = np.random.default_rng(np.random.SeedSequence([t.table.seed, 0xBE7C]))
     drawn = sorted(rng.choice(len(cands), size=count, replace=False).tolist())
     each = max(1, spent // (count * n))
-    sums = _means(table, [cands[c].spec for c in drawn], each)
+    sums = _means(table, [cands[c] for c in drawn], each)
     random_pick = drawn[int(min(range(count), key=lambda j: (sign * sums[j], j)))]
     echo(f"random search: {count} settings x {each:,} deals ({count * n * each:,} hands); pick "
          f"{cands[random_pick].label}")
@@ -65,16 +65,16 @@ def compare(t: Tuning, budget: int | None, remeasure: int, echo=print, tpe: tupl
         start = time.perf_counter()
         found = read(run_tuning(by_tpe, f"{tmp}/tpe", spent))
         tpe_s = time.perf_counter() - start
-    label = found["candidates"][found["winner"]]["label"]
+    label = found["candidates"][found["winner_candidate"]]["label"]
     labels = [c.label for c in cands]
     if label not in labels:  # off the grid (a real value between its steps): measured beside the others
-        cands = cands + [t.space.candidate(found["candidates"][found["winner"]]["setting"])]
+        cands = cands + [t.space.candidate(found["candidates"][found["winner_candidate"]]["setting"])]
         labels.append(label)
     tpe_pick = labels.index(label)
     echo(f"tpe: {len(found['candidates'])} settings in {len(found['iterations'])} iterations, {found['spent']:,} "
          f"hands in {tpe_s:.0f} s; pick {cands[tpe_pick].label}")
     picks = list(dict.fromkeys([grid_pick, pick, random_pick, tpe_pick]))
-    specs = [cands[c].spec for c in picks]
+    specs = [cands[c] for c in picks]
     fresh = max(1, remeasure // n)
     again = sums_over(InProcess(), table, specs, 0, fresh, t.confirm_seed)
     scale = n * t.game.objective(t.table.match["mode"]).scale

@@ -11,6 +11,7 @@ import numpy as np
 
 from simkit import games
 from simkit.analyses.tune.race import Sums
+from simkit.analyses.tune.space import Candidate
 from simkit.experiments.chunks import rotated
 from simkit.experiments.spec import Cell, Spec
 from simkit.strategies.decisions import batches
@@ -46,22 +47,25 @@ class Table:
     def players(self) -> int:
         return len(self.field) + 1
 
-    def cell(self, candidate: StrategySpec) -> Cell:
-        return Cell(self.players, (candidate,) + self.field)
+    def cell(self, candidate: "StrategySpec | Candidate") -> Cell:
+        return Cell(self.players, (getattr(candidate, "spec", candidate),) + self.field)
 
-    def seatings(self, candidate: StrategySpec) -> list[list]:
+    def seatings(self, candidate: "StrategySpec | Candidate") -> list[list]:
         """The candidate's rotations, resolved (rotation r puts it at seat r, with the profile's
-        model values over those its strategy brings: as a profile like Ezelen's `watcher` does)."""
-        key = str(candidate)
+        model values, and those its setting works out, over those its strategy brings: as a
+        profile like Ezelen's `watcher` does)."""
+        key = getattr(candidate, "label", None) or str(candidate)
         if key not in self._seats:
-            seats = list(self.game.seats_for([candidate, *self.field], self.players))  # resolved once, then rotated
-            if self.profile:
-                seats[0] = replace(seats[0], model=tuple((dict(seats[0].model) | dict(self.profile)).items()))
+            spec = getattr(candidate, "spec", candidate)
+            seats = list(self.game.seats_for([spec, *self.field], self.players))  # resolved once, then rotated
+            model = dict(self.profile) | dict(getattr(candidate, "model", ()))
+            if model:
+                seats[0] = replace(seats[0], model=tuple((dict(seats[0].model) | model).items()))
             self._seats[key] = [rotated(tuple(seats), r) for r in range(self.players)]
         return self._seats[key]
 
 
-def deal_values(table: Table, candidates: list[StrategySpec], lo: int, hi: int, seed: int | None = None) -> np.ndarray:
+def deal_values(table: Table, candidates: list, lo: int, hi: int, seed: int | None = None) -> np.ndarray:
     """values[c, i]: candidate c's objective in deal lo + i, summed over its rotations (int64).
     `seed` (default: the spec's) seeds the deals."""
     game, n = table.game, table.players

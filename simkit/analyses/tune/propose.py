@@ -47,6 +47,8 @@ class Proposer:
                                                  multivariate=True, group=True, constant_liar=True)
         lower = t.game.objective(t.table.match["mode"]).lower
         self.study = optuna.create_study(direction="minimize" if lower else "maximize", sampler=sampler)
+        for setting in t.starts:  # asked first, before TPE's own (and again on a resume: the same asks)
+            self.study.enqueue_trial(dict(setting))
         self.space = t.space
         self.log = log
         self.pending: dict[int, str] = {}  # trial number -> label, asked and not yet told

@@ -80,7 +80,8 @@ def _common(meta: dict) -> int:
         while k < min(len(shared), len(label)) and shared[k] == label[k]:
             k += 1
         shared = shared[:k]
-    return max(shared.rfind("("), shared.rfind(", ") + 1) + 1 if shared else 0
+    cuts = [shared.rfind("(") + 1, shared.rfind(", ") + 2 if ", " in shared else 0]
+    return max(cuts) if shared else 0
 
 
 def response(meta: dict, last: pd.DataFrame) -> dict[str, pd.DataFrame]:
@@ -90,7 +91,7 @@ def response(meta: dict, last: pd.DataFrame) -> dict[str, pd.DataFrame]:
     spec = json.loads(meta["spec"])
     inner = {d["name"]: {n for c in d["choices"] if isinstance(c, str) for n in _names(c)} for d in spec["space"]}
     settings = [c["setting"] for c in meta["candidates"]]
-    win = settings[meta["winner"]]
+    win = settings[meta["winner_candidate"]]
     out = {}
     covered = set().union(*inner.values()) if inner else set()  # drawn within the choices that hold them
     for name in (n for n in win if n not in covered):
@@ -138,7 +139,7 @@ def figure_proposals(meta: dict, found: pd.DataFrame):
     names = [d["name"] for d in json.loads(meta["spec"])["space"] if d["name"] in found][:3]
     fig, axes = plt.subplots(1, 1 + len(names), figsize=(4.2 + 3.2 * len(names), 3.6), squeeze=False)
     colours = plt.cm.viridis(np.linspace(0, 0.85, max(int(found["iteration"].max()) + 1, 1)))
-    win = found[found["candidate"] == meta["winner"]]
+    win = found[found["candidate"] == meta["winner_candidate"]]
     ax = axes[0][0]
     for j, part in found.groupby("iteration"):
         ax.plot(part["candidate"], part["told"], "o", ms=4, color=colours[j], label=f"iteration {j + 1}")
@@ -157,7 +158,8 @@ def figure_proposals(meta: dict, found: pd.DataFrame):
             w = win[name].iloc[0]
             ax.plot([w if numeric else ticks.index(w)], win["told"], "o", ms=11, mfc="none", mec="#b33", mew=1.5)
         if not numeric:
-            ax.set_xticks(range(len(ticks)), [str(v) for v in ticks], rotation=40, ha="right", fontsize=7)
+            ax.set_xticks(range(len(ticks)), [str(v).split("(")[0] for v in ticks], rotation=40, ha="right",
+                          fontsize=7)  # a choice by its family's name: its values are names of their own
         ax.set_title(name, fontsize=10)
     for ax in axes[0]:
         ax.grid(alpha=0.3)
@@ -201,8 +203,11 @@ def rounds_table(meta: dict, rows: pd.DataFrame) -> pd.DataFrame:
 
 
 def space_table(meta: dict) -> pd.DataFrame:
+    """Each name and its values; then each model value the settings work out (a spec's profile)."""
     spec = json.loads(meta["spec"])
-    return pd.DataFrame([{"name": d["name"], "values": _values(d)} for d in spec["space"]])
+    rows = [{"name": d["name"], "values": _values(d)} for d in spec["space"]]
+    rows += [{"name": f"model value {k}", "values": rule} for k, rule in spec.get("rules", [])]
+    return pd.DataFrame(rows)
 
 
 def _values(d: dict) -> str:
@@ -234,16 +239,27 @@ def make_tuning_report(folder: str) -> Path:
         how = (f"over {len(meta['candidates']):,} distinct settings ({spec['sampler']}). They were raced on the "
                f"same deals (seed {meta['seed']}), in")
         level = f"{spec['alpha']:g} / 2^round so that the whole race spends at most {spec['alpha']:g}"
+    tuned = f"The strategy tuned: {meta['template']}"
+    if spec.get("baselines"):
+        tuned = ("The strategies tuned: every built-in heuristic family with its parameters, and compose over every "
+                 "decision point (the space below), each family at its defaults raced from the first round")
+    if spec.get("rules"):
+        tuned += (", with its seat's model values worked out from each setting ("
+                  + "; ".join(f"{k} = {rule}" for k, rule in spec["rules"]) + ": the spec's assumption)")
+    roles = [r for c in meta["confirmation"][1:] for r in c["role"].split(" and ")]
+    beside = {"runner-up": "the runner-up", "default": "the family's default", "built-in": "every built-in at its "
+              "defaults", "field": "the field's own strategy"}
+    beside = [text for role, text in beside.items() if role in roles]
+    beside = ", ".join(beside[:-1]) + " and " + beside[-1] if len(beside) > 1 else "".join(beside) or "nothing"
     intro = (f"{game.title}, {meta['players']} players; the tuned seat among {field_text(meta)}, every deal "
-             f"played once per seat rotation. The strategy tuned: {meta['template']}, {how} rounds of "
+             f"played once per seat rotation. {tuned}, {how} rounds of "
              f"{spec['first']:,} deals and then {spec['growth']:g} times more each round; after each, every "
              "candidate was compared with the leader (the best mean), and those decisively worse than some "
              "other candidate by a one-sided t-test of their paired difference over deals were dropped (at "
              f"{level}, divided among every ordered pair of the race's candidates). "
              f"The race ended with {meta['ended']}, after {meta['spent']:,} {meta['unit']} of a budget of "
              f"{meta['budget']:,}. The winner was then played again on {meta['confirmation'][0]['deals']:,} fresh "
-             f"deals (another seed) beside the runner-up, the family's default and the field's own strategy; every "
-             f"± is a 95% interval over deals.")
+             f"deals (another seed) beside {beside}; every ± is a 95% interval over deals.")
     if rules:
         intro += f" Rules: {rules}."
     tpe = spec["sampler"] == "tpe"

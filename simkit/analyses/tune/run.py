@@ -37,6 +37,9 @@ def candidates_of(t: Tuning) -> list[Candidate]:
     """The race's candidates: every distinct strategy of the grid, or `t.candidates` drawn from the
     seed; the family's default is not added (it is confirmed against the winner)."""
     found = t.space.grid() if t.sampler == "grid" else t.space.sample(t.candidates, t.table.seed)
+    if t.starts and t.sampler != "grid":  # raced whatever the draw (a grid holds them already)
+        started = [t.space.candidate(s) for s in t.starts]
+        found = list({c.label: c for c in started + found}.values())[:max(t.candidates, len(started))]
     if len(found) > MOST_CANDIDATES:
         raise SimkitError(f"the space has {len(found):,} distinct strategies, at most {MOST_CANDIDATES:,} race at "
                           "once: give the ranges larger steps, or draw some (race.sampler = \"random\" or \"tpe\")")
@@ -46,14 +49,16 @@ def candidates_of(t: Tuning) -> list[Candidate]:
 
 
 def confirm_hands(t: Tuning) -> int:
-    """Hands the confirmation plays, at most: winner, runner-up, default and the field's strategies."""
-    return (3 + len(set(t.field))) * t.players * t.confirm_deals
+    """Hands the confirmation plays, at most: winner, runner-up, default, baselines and the field's strategies."""
+    return (2 + (t.default is not None) + len(t.baselines) + len(set(t.field))) * t.players * t.confirm_deals
 
 
 def spec_text(t: Tuning) -> str:
     """What identifies a tuning (a resume must be of the same one)."""
     return json.dumps({"table": str(t.table), "field": [str(s) for s in t.field], "template": t.space.template,
-                       "space": [asdict(d) for d in t.space.dimensions], "default": str(t.default),
+                       "space": [asdict(d) for d in t.space.dimensions], "rules": list(t.space.profile),
+                       "default": str(t.default),
+                       "baselines": [str(s) for s in t.baselines], "start": list(t.starts),
                        "profile": t.profile, "sampler": t.sampler, "candidates": t.candidates,
                        "iterations": t.iterations, "first": t.first,
                        "growth": t.growth, "alpha": t.alpha, "confirm": [t.confirm_deals, t.confirm_seed]},
@@ -176,7 +181,7 @@ def _race(t: Tuning, folder: Path, meta: dict, cands: list[Candidate], budget: i
             _save(folder, meta, sums, alive, rows)
             continue
         lo = int(sums.deals[live[0]])
-        sums.merge(np.array(live), play.sums(table, [cands[members[m]].spec for m in live], lo, lo + block,
+        sums.merge(np.array(live), play.sums(table, [cands[members[m]] for m in live], lo, lo + block,
                                              it["seed"]))
         meta["spent"] += len(live) * n * block
         r = judge(sums, live, k, t.alpha / t.iterations, sign, len(members))
@@ -192,7 +197,9 @@ def _race(t: Tuning, folder: Path, meta: dict, cands: list[Candidate], budget: i
             told(_round_line(r, members, cands, t, it["iteration"]))
     last = meta["iterations"][-1]
     winner, runner_up = (last["members"][m] if m is not None else None for m in _places(sums, alive, sign))
-    meta["winner"], meta["runner_up"] = winner, runner_up
+    meta["winner"], meta["winner_candidate"] = cands[winner].label, winner
+    meta["runner_up"] = cands[runner_up].label if runner_up is not None else None
+    meta["runner_up_candidate"] = runner_up
     meta["race_s"] = round(meta.get("race_s", 0) + time.perf_counter() - start, 3)
     meta["confirmation"] = _confirm(t, table, cands, winner, runner_up, sign, play)
     meta["complete"] = True
@@ -234,17 +241,19 @@ def _confirm(t: Tuning, table: Table, cands: list[Candidate], winner: int, runne
              play: Play) -> list[dict]:
     """The winner against the runner-up, the family's default and the field's own strategies on
     t.confirm_deals fresh deals (t.confirm_seed), each difference paired on those deals."""
-    who = [("winner", cands[winner].spec), ("runner-up", cands[runner_up].spec if runner_up is not None else None),
-           ("default", t.default)] + [("field", s) for s in dict.fromkeys(t.field)]
+    who = [("winner", cands[winner]), ("runner-up", cands[runner_up] if runner_up is not None else None),
+           ("default", t.default)] + [("built-in", s) for s in t.baselines]
+    who += [("field", s) for s in dict.fromkeys(t.field)]
     shown: dict[str, tuple[str, object]] = {}
     for role, spec in who:
         if spec is None:
             continue
-        if str(spec) in shown:  # one strategy in two roles (greedy the default and the field's): one row
-            before = shown[str(spec)][0]
-            shown[str(spec)] = (before if role in before.split(" and ") else f"{before} and {role}", spec)
+        label = getattr(spec, "label", None) or str(spec)  # a candidate with model values: its label says them
+        if label in shown:  # one strategy in two roles (greedy the default and the field's): one row
+            before = shown[label][0]
+            shown[label] = (before if role in before.split(" and ") else f"{before} and {role}", spec)
         else:
-            shown[str(spec)] = (role, spec)
+            shown[label] = (role, spec)
     specs = [spec for _, spec in shown.values()]
     sums = play.sums(table, specs, 0, t.confirm_deals, t.confirm_seed)
     out = []

@@ -5,6 +5,7 @@ a range {low, high[, step]} of whole or real numbers. A setting gives every name
 strategy is the template filled in, made canonical, and settings that fill in to the same
 strategy are one candidate."""
 
+import functools
 import itertools
 import math
 import re
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simkit.analyses.tune.expression import evaluate
 from simkit.core.errors import SimkitError
 from simkit.strategies import registry
 from simkit.strategies.spec import StrategySpec, number
@@ -89,10 +91,13 @@ class Candidate:
 
     spec: StrategySpec
     setting: tuple[tuple[str, object], ...]
+    model: tuple[tuple[str, float], ...] = ()  # model values the setting gives its seat (a spec's profile)
 
     @property
     def label(self) -> str:
-        return str(self.spec)
+        if not self.model:
+            return str(self.spec)
+        return f"{self.spec} with " + ", ".join(f"{k}={number(v)}" for k, v in self.model)
 
 
 @dataclass(frozen=True)
@@ -102,6 +107,7 @@ class Space:
     game: str
     template: str
     dimensions: tuple[Dimension, ...]
+    profile: tuple[tuple[str, str], ...] = ()  # model values worked out from a setting (tune.expression)
 
     @property
     def continuous(self) -> bool:
@@ -116,10 +122,15 @@ class Space:
         used: list[str] = []
         text = fill(self.template, setting, used)
         try:
-            spec = registry.canonical(self.game, text)
+            spec = _named(self.game, registry.canonical(self.game, text))
+            model = tuple((name, _rounded(evaluate(fill(rule, setting, used)))) for name, rule in self.profile)
+            if model:
+                from simkit import games
+
+                games.get(self.game).check_model(dict(model), None, "its model values")
         except SimkitError as e:
             raise SimkitError(f"the setting {_setting_text(setting)} gives {text}: {e}") from None
-        return Candidate(spec, tuple((d.name, setting[d.name]) for d in self.dimensions if d.name in used))
+        return Candidate(spec, tuple((d.name, setting[d.name]) for d in self.dimensions if d.name in used), model)
 
     def grid(self) -> list[Candidate]:
         """Every distinct strategy of the grid, in the grid's order (the first name varies slowest)."""
@@ -152,7 +163,7 @@ class Space:
         choice already picked, holds it: a conditional space, which TPE models as one."""
         by = {d.name: d for d in self.dimensions}
         setting: dict = {}
-        todo = PLACEHOLDER.findall(self.template)
+        todo = PLACEHOLDER.findall(self.template) + [n for _, rule in self.profile for n in PLACEHOLDER.findall(rule)]
         while todo:
             name = todo.pop(0)
             if name not in setting:
@@ -160,6 +171,26 @@ class Space:
                 if isinstance(setting[name], str):
                     todo += PLACEHOLDER.findall(setting[name])
         return self.candidate(setting)
+
+
+def _named(game: str, spec: StrategySpec) -> StrategySpec:
+    """A strategy that plays exactly as one built-in family at its defaults (the same function,
+    parameter vector and model values, and no other family's) under that family's name: `highest`,
+    not compose(lead=highest, follow=highest, ass_lead=dump, ...). One strategy, one candidate."""
+    info, vector, _ = registry.resolve(game, spec)
+    found = _families(game).get((info.decide, vector, info.model))
+    return StrategySpec.parse(found) if found else spec
+
+
+@functools.cache
+def _families(game: str) -> dict:
+    """Each built-in family at its defaults by what it plays; a vector two families share is left out."""
+    seen: dict = {}
+    for i in registry.available(game):
+        if not (i.origin or i.composer or i.search):
+            info, vector, label = registry.resolve(game, i.name)
+            seen.setdefault((info.decide, vector, info.model), []).append(label)
+    return {key: labels[0] for key, labels in seen.items() if len(labels) == 1}
 
 
 def _distinct(candidates: Iterator[Candidate]) -> list[Candidate]:
@@ -188,7 +219,12 @@ def fill(template: str, setting: dict, used: list[str] | None = None) -> str:
     raise SimkitError(f"the template {template!r} does not come to an end: its choices name each other")
 
 
-def parse_space(game: str, template: object, table: object) -> Space:
+def _rounded(x: float) -> float:
+    """A model value worked out from a setting, to six significant digits: a label people can read."""
+    return float(f"{x:.6g}")
+
+
+def parse_space(game: str, template: object, table: object, profile: tuple[tuple[str, str], ...] = ()) -> Space:
     """The space of a spec's `tune` and `[space]`, checked: every placeholder named in the space
     and every name of the space used, the ranges well formed, and the template's default setting
     (each name's first value) a strategy of the game."""
@@ -197,17 +233,17 @@ def parse_space(game: str, template: object, table: object) -> Space:
     if not isinstance(table, dict) or not table:
         raise SimkitError("key 'space' must be a table naming the values of each placeholder of 'tune'")
     dimensions = tuple(_dimension(name, value) for name, value in table.items())
-    named = set(PLACEHOLDER.findall(template))
+    named = set(PLACEHOLDER.findall(template)) | {n for _, rule in profile for n in PLACEHOLDER.findall(rule)}
     for d in dimensions:
         named |= {n for c in d.choices if isinstance(c, str) for n in PLACEHOLDER.findall(c)}
     known = {d.name for d in dimensions}
     for name in sorted(named - known):
         raise SimkitError(f"key 'tune': placeholder {{{name}}} has no values in [space]")
     for name in sorted(known - named):
-        raise SimkitError(f"key 'space.{name}' is not a placeholder of 'tune' or of a choice")
-    if not PLACEHOLDER.search(template):
+        raise SimkitError(f"key 'space.{name}' is not a placeholder of 'tune', of a choice or of 'profile'")
+    if not named:
         raise SimkitError(f"key 'tune' has no {{name}} placeholder: nothing to tune in {template!r}")
-    space = Space(game, template, dimensions)
+    space = Space(game, template, dimensions, profile)
     space.candidate({d.name: d.draw(0.0) for d in dimensions})  # the first setting resolves, or one error
     return space
 

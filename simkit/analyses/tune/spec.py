@@ -9,10 +9,11 @@ from simkit.analyses.tune.space import MOST_CANDIDATES, Space, parse_space
 from simkit.core.errors import SimkitError, check_count, unknown
 from simkit.core.rng import check_seed
 from simkit.experiments.spec import Spec, check_keys, check_name, keyed, need, parse_spec_dict, read_toml
+from simkit.strategies import registry
 from simkit.strategies.spec import StrategySpec
 
 KEYS = {"name", "game", "players", "seed", "rules", "match", "model", "field", "tune", "space", "budget",
-        "default", "profile", "race", "confirm"}
+        "default", "baselines", "start", "profile", "race", "confirm"}
 SAMPLERS = ("grid", "random", "tpe")
 RACE = {"sampler": "grid", "candidates": 64, "iterations": 4, "first": 256, "growth": 2.0, "alpha": 0.05}
 MOST_ITERATIONS = 64
@@ -29,7 +30,9 @@ class Tuning:
     field: tuple[StrategySpec, ...]
     space: Space
     budget: int
-    default: StrategySpec
+    default: StrategySpec | None
+    baselines: tuple[StrategySpec, ...]  # also confirmed against the winner (--against: every family)
+    starts: tuple[dict, ...]  # settings raced from the first round (random, tpe)
     profile: tuple[tuple[str, float], ...]
     sampler: str
     candidates: int
@@ -73,18 +76,21 @@ def parse_tuning(data: dict) -> Tuning:
         raise SimkitError(f"key 'field' has {len(field)} strategies for {players} players: give the other "
                           f"{players - 1} seats")
     template = data["tune"]
-    default = data.get("default", _family(template))
-    if "default" not in data and "{" in str(default):
+    baselines = _strategies(data, "baselines")
+    default = data.get("default", None if baselines else _family(template))
+    if default is not None and "default" not in data and "{" in str(default):
         raise SimkitError(f"key 'default' is needed: the template {template!r} names no family whose default "
-                          "the winner is confirmed against")
-    table = parse_spec_dict({key: data[key] for key in ("name", "game", "players", "seed", "rules", "match", "model")
-                             if key in data} | {"hands": 1, "lineup": [default] + field, "seating": "rotate"})
+                          "the winner is confirmed against (or give key 'baselines')")
+    keys = ("name", "game", "players", "seed", "rules", "match", "model")
+    table = parse_spec_dict({key: data[key] for key in keys if key in data}
+                            | {"hands": 1, "lineup": [default or baselines[0]] + field, "seating": "rotate"})
     game = games.get(table.game)
     if game.objective is None:
         raise SimkitError(f"key 'game': {game.title} has nothing to tune by (no objective)")
-    space = _space(table.game, template, data["space"])
+    profile, rules = _profile(data, game)
+    space = _space(table.game, template, data["space"], rules)
+    starts = _starts(data, space)
     budget = check_count(need(data, "budget", int, "a whole number (hands)"), "key 'budget'")
-    profile = _profile(data, game)
     race = _table(data, "race", RACE)
     sampler = race["sampler"]
     if sampler not in SAMPLERS:
@@ -114,16 +120,40 @@ def parse_tuning(data: dict) -> Tuning:
     seed = keyed("confirm.seed", check_seed, seed)
     if seed == table.seed:
         raise SimkitError("key 'confirm.seed' must differ from key 'seed': the winner is confirmed on fresh deals")
-    return Tuning(table.name, table, table.lineup[1:], space, budget, table.lineup[0], profile, sampler,
+    baseline_specs = tuple(keyed("baselines", registry.canonical, table.game, s) for s in baselines)
+    return Tuning(table.name, table, table.lineup[1:], space, budget, table.lineup[0] if default is not None else None,
+                  baseline_specs, starts, profile, sampler,
                   candidates, iterations if sampler == "tpe" else 1, first, float(growth), float(alpha), deals, seed)
 
 
-def _space(game: str, template: object, space: object) -> Space:
+def _space(game: str, template: object, space: object, rules: tuple = ()) -> Space:
     try:
-        return parse_space(game, template, space)
+        return parse_space(game, template, space, rules)
     except SimkitError as e:
         text = str(e)
         raise SimkitError(text if text.startswith("key ") else f"key 'tune': {text}") from None
+
+
+def _strategies(data: dict, key: str) -> list[str]:
+    if key not in data:
+        return []
+    value = data[key]
+    if not isinstance(value, list) or not value or not all(isinstance(s, str) for s in value):
+        raise SimkitError(f"key '{key}' must be a list of strategies, got {value!r}")
+    return value
+
+
+def _starts(data: dict, space: Space) -> tuple[dict, ...]:
+    """Settings raced from the first round: each a table giving every name its strategy uses."""
+    value = data.get("start", [])
+    if not isinstance(value, list) or not all(isinstance(s, dict) for s in value):
+        raise SimkitError(f"key 'start' must be a list of settings (tables of the space's names), got {value!r}")
+    for i, setting in enumerate(value):
+        try:
+            space.candidate(setting)
+        except (KeyError, SimkitError) as e:
+            raise SimkitError(f"key 'start' ({i + 1}): not a setting of the space: {e}") from None
+    return tuple(value)
 
 
 def _family(template: object) -> str:
@@ -153,12 +183,18 @@ def _real(table: dict, key: str) -> float:
     return float(v)
 
 
-def _profile(data: dict, game: games.Game) -> tuple:
+def _profile(data: dict, game: games.Game) -> tuple[tuple, tuple]:
     """Model values of the tuned seat (Ezelen: attention, reaction time...), over those its
-    strategy brings, as a profile like `watcher` gives them."""
+    strategy brings, as a profile like `watcher` gives them: (the numbers, the values worked out
+    from each setting: texts with placeholders, `call_median = "{pace}"`, tuned with the strategy)."""
     if "profile" not in data:
-        return ()
+        return (), ()
     if not game.model_names:
         raise SimkitError(f"key 'profile' does not apply to {game.title} (it has no model of the players)")
     values = need(data, "profile", dict, "a table of model values")
-    return tuple(sorted(game.check_model(values, None, "key 'profile'").items()))
+    rules = {k: v for k, v in values.items() if isinstance(v, str)}
+    for name in sorted(rules):
+        if name not in game.model_names:
+            game.check_model({name: 0.0}, None, "key 'profile'")  # its error: the unknown name, the names known
+    fixed = game.check_model({k: v for k, v in values.items() if k not in rules}, None, "key 'profile'")
+    return tuple(sorted(fixed.items())), tuple(sorted(rules.items()))

@@ -12,7 +12,8 @@ from simkit.core.records import finished
 from simkit.stats.notation import value
 
 ROLES = {"winner": "the winner", "runner-up": "the runner-up", "default": "the family's default",
-         "field": "the field's own strategy"}
+         "built-in": "a built-in at its defaults",
+         "best built-in": "the best built-in at its defaults on these deals", "field": "the field's own strategy"}
 
 
 def read(folder: str | Path) -> dict:
@@ -59,6 +60,14 @@ def answer(meta: dict) -> str:
     win = table.iloc[0]
     hands = int(win["deals"]) * meta["players"]
     parts = []
+    builtins = table.iloc[1:][table.iloc[1:]["role"].str.split(" and ").map(lambda r: "built-in" in r)]
+    if "built-in" in win["role"].split(" and "):  # the winner is a family at its defaults: no setting beat it
+        parts.append("a built-in at its defaults: no other setting raced beat it")
+        table = table[~table.index.isin(builtins.index)]
+    elif len(builtins):  # one line for the best of them (on these deals), not one per family
+        best = builtins.loc[(builtins["mean"] if meta["lower"] else -builtins["mean"]).idxmin()]
+        table = table[~table.index.isin(builtins.index) | (table.index == best.name)].copy()
+        table.loc[best.name, "role"] = best["role"].replace("built-in", "best built-in")
     for _, row in table.iloc[1:].iterrows():
         if row["worse_by"] == 0 and row["worse_ci95"] == 0:
             parts.append(f"the same on every fresh deal as {role(row['role'])} ({row['strategy']})")
