@@ -31,12 +31,31 @@ from simkit.strategies.plugins import load_strategy_files
 @threads_opt
 @click.option("--chunks", type=int, default=None,
               help="Progress updates (default: one per 100,000 hands, at most 100; no effect on results).")
+@click.option("--by", type=str, default=None, metavar="FEATURES",
+              help="Who's the Ass?: also group each seat's results by what it was dealt: jokers, ass, size, low "
+                   "(comma-separated, e.g. --by jokers,ass).")
+@click.option("--csv", type=str, default=None, metavar="FILE",
+              help="Write the table as CSV (seat, strategy, the --by features, n, mean, ci95).")
 def simulate(game, players, seed, strategies, rule_pairs, model_pairs, strategy_files, hands, matches, threads,
-             chunks, **flags):
-    """Play many hands (Ezelen: rounds or matches) on all cores and print per-seat results with 95% intervals."""
+             chunks, by, csv, **flags):
+    """Play many hands (Ezelen: rounds or matches) on all cores and print per-seat results with 95% intervals;
+    with --by, each seat's results grouped by what it was dealt."""
+    from simkit.core.files import writable
+    from simkit.games import dealt
+    from simkit.stats import by_deal
+
     run = inputs.play(game, players, hands, seed, strategies, rule_pairs, model_pairs, strategy_files, flags)
     if matches and not run.game.matches:
         raise SimkitError(f"--matches plays whole matches in simulate; {run.game.title} has none")
+    grouping = dealt.parse_by(run.game.name, by) if by is not None else None
+    if grouping is not None and matches:
+        raise SimkitError("--by groups hands by what was dealt; a match deals many: leave out --matches")
+    if csv is not None:
+        if matches or run.game.dealt is None:
+            raise SimkitError(f"--csv writes the per-seat table of {run.game.title}'s single "
+                              f"{run.game.unit()} only (for now)" if run.game.dealt is None else
+                              "--csv writes the table of single hands: leave out --matches")
+        writable(csv)
     sizes.check_deals_in_memory(run.count, len(run.seats), "--hands", "matches" if matches else run.game.unit())
     if chunks is not None and check_count(chunks, "--chunks") > run.count:
         raise SimkitError(f"--chunks must be 1..{run.count:,} (at most one per {run.game.deal} played), got {chunks:,}")
@@ -50,6 +69,19 @@ def simulate(game, players, seed, strategies, rule_pairs, model_pairs, strategy_
     for line in summary.lines:
         click.echo(line)
     click.echo(f"speed: {summary.speed} ({summary.seconds:.2f} s on {nthreads} threads)")
+    if grouping is None and csv is None:
+        return
+    labels = [seat.label for seat in run.seats]
+    found = by_deal.table(grouping or by_deal.By(run.game.name, (), (), ()),
+                          dealt.grouped_sums(grouping or by_deal.By(run.game.name, (), (), ()), summary.values,
+                                               run.seed), labels)
+    if grouping is not None:
+        click.echo(f"\nby what each seat was dealt ({', '.join(grouping.names)}): mean "
+                   f"{run.game.measures('single').words.unit} ± 95% interval; n: {run.game.unit()}")
+        click.echo(by_deal.shown(found).to_string(index=False))
+    if csv is not None:
+        by_deal.write_csv(found, csv)
+        click.echo(f"wrote {len(found):,} rows to {csv}")
 
 
 @click.command(short_help="Write hands or rounds move by move (JSON Lines).")

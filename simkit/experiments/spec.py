@@ -20,7 +20,7 @@ from simkit.strategies import registry
 from simkit.strategies.spec import StrategySpec
 
 KEYS = {"name", "game", "players", "hands", "seed", "seating", "rules", "lineup", "lineups", "pool", "match", "sweep",
-        "baseline", "model", "question"}
+        "baseline", "model", "question", "by"}
 SEATINGS = ("rotate", "none")
 MAX_CELLS = 32_767  # the results table numbers cells in an int16 column
 RULES = "rules."  # a sweep key naming a rule option: "rules.chicks"
@@ -62,6 +62,7 @@ class Spec:
     model: dict = field(default_factory=dict)  # Ezelen (M8): model values, a number or one per seat
     lineups: tuple[tuple[StrategySpec, ...], ...] = ()  # several lineups: a cell each
     question: str = ""  # what the spec asks, in the user's words: the report opens with it
+    by: tuple[str, ...] = ()  # features of each seat's deal its results are also grouped by (simkit.stats.by_deal)
 
     def cells(self) -> list[Cell]:
         """Every player count x every sweep point x (the lineup, each of the lineups, or every pairing
@@ -250,8 +251,9 @@ def parse_spec_dict(data: dict) -> Spec:
     if "model" in data:
         model = game.check_model(need(data, "model", dict, "a table"), players[0] if len(players) == 1 else None)
     question = need(data, "question", str, "a text").strip() if "question" in data else ""
+    by = _by(data, game, match)
     spec = Spec(name, tuple(players), hands, seed, game.name, seating, rules, lineup, pool, match, sweep, baseline,
-                model, lineups, question)
+                model, lineups, question, by)
     for rules in dict.fromkeys(cell.rules for cell in spec.cells()):  # options may rule each other out
         try:
             game.check_rules({**spec.rules, **dict(rules)})
@@ -263,6 +265,24 @@ def parse_spec_dict(data: dict) -> Spec:
     if "baseline" in data:
         _check_baseline(spec)
     return spec
+
+
+def _by(data: dict, game: games.Game, match: dict) -> tuple[str, ...]:
+    """The features of the deal to group by (`by = ["jokers", "ass"]`), checked."""
+    if "by" not in data:
+        return ()
+    from simkit.games.dealt import parse_by
+
+    value = data["by"]
+    if not isinstance(value, list) or not value or not all(isinstance(x, str) for x in value):
+        raise SimkitError(f"key 'by' must be a list of features of the deal, e.g. [\"jokers\", \"ass\"], got {value!r}")
+    if match["mode"] != "single":
+        raise SimkitError("key 'by' groups single hands by what was dealt; a match deals many: leave out [match]")
+    swept = {k[len(RULES):] for k in data.get("sweep", {}) if k.startswith(RULES)}
+    if set(game.deal_rules) & (set(data.get("rules", {})) | swept):
+        raise SimkitError("key 'by' needs the cards dealt as the rules' defaults deal them: leave out the rule "
+                          f"options that change the deal ({', '.join(game.deal_rules)})")
+    return parse_by(game.name, ",".join(value), "key 'by'").names
 
 
 def _check_baseline(spec: Spec) -> None:
@@ -382,6 +402,8 @@ def spec_toml(spec: Spec) -> str:
     if spec.question:
         lines.append(f"question = {value(spec.question)}")
     lines.append(f"players = {value(list(spec.players))}")
+    if spec.by:
+        lines.append(f"by = {value(list(spec.by))}")
     if spec.lineups:
         lines.append(f"lineups = {value([list(one) for one in spec.lineups])}")
     else:

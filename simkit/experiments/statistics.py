@@ -28,8 +28,12 @@ import numpy as np
 from simkit import games
 from simkit.core.blocks import most_blocks
 from simkit.experiments.chunks import rotated, seat_labels
+from simkit.experiments.dealt import group_by_deal
 from simkit.experiments.linked import Linked, linked_sums, variants
 from simkit.experiments.spec import Spec
+from simkit.games.dealt import parse_by
+from simkit.stats.by_deal import By
+from simkit.stats.deal_groups import DealGroups
 from simkit.stats.moments import ROW, Counts, Folding, Moments, Scratch, exact_add, fill_known
 from simkit.stats.tally import Tally
 from simkit.strategies import decisions
@@ -51,6 +55,11 @@ class Layout:
     measures: games.Measures
     cells: tuple[dict, ...]
     table_pairs: tuple[tuple[int, int], ...] = ()  # (a rule variant's cell, its reference cell): paired tables
+    by: By | None = None  # the features of the deal each cell's seats are also grouped by (a spec's `by`)
+
+    def by_groups(self, ci: int) -> int:
+        """Cell ci's groups by the deal: its strategies x the features' value combinations."""
+        return len(self.cells[ci]["strategies"]) * self.by.groups if self.by else 0
 
     @property
     def seat_measures(self) -> tuple[str, ...]:
@@ -110,7 +119,8 @@ def layout(spec: Spec) -> Layout:
     pairs += tuple((at[("strategy", ci, cells[ci].players, name)], at[("strategy", ri, cells[ci].players, name)])
                    for ci, ri in table_pairs for name in described[ci]["strategies"])
     measures = games.get(spec.game).measures(spec.match["mode"])
-    return Layout(tuple(groups), pairs, measures, tuple(described), table_pairs)
+    by = parse_by(spec.game, ",".join(spec.by)) if spec.by else None
+    return Layout(tuple(groups), pairs, measures, tuple(described), table_pairs, by)
 
 
 @dataclass
@@ -122,16 +132,19 @@ class Statistics:
     table: Moments
     seat_histograms: dict[int, np.ndarray] = field(default_factory=dict)   # strategy group -> counts by value
     table_histograms: dict[int, np.ndarray] = field(default_factory=dict)  # cell -> counts by value
+    by: tuple[DealGroups, ...] = ()  # per cell, its seats grouped by what they were dealt (Layout.by)
 
     def __add__(self, other: "Statistics") -> "Statistics":
         return Statistics(self.layout, self.seat + other.seat, self.table + other.table,
                           _add_histograms(self.seat_histograms, other.seat_histograms),
-                          _add_histograms(self.table_histograms, other.table_histograms))
+                          _add_histograms(self.table_histograms, other.table_histograms),
+                          tuple(a + b for a, b in zip(self.by, other.by)))
 
     def __eq__(self, other) -> bool:
         return (self.seat == other.seat and self.table == other.table
                 and _same_histograms(self.seat_histograms, other.seat_histograms)
-                and _same_histograms(self.table_histograms, other.table_histograms))
+                and _same_histograms(self.table_histograms, other.table_histograms)
+                and len(self.by) == len(other.by) and all(a == b for a, b in zip(self.by, other.by)))
 
 
 def _add_histograms(a: dict, b: dict) -> dict:
@@ -183,6 +196,7 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
         if linked.tables else None
     seat_hist = Counts(len(lay.groups), pool.get(("width", "seat"), 256))
     table_hist = Counts(len(lay.cells), pool.get(("width", "table"), 256))
+    by = [DealGroups.zeros(lay.by_groups(ci)) for ci in range(len(lay.cells))] if lay.by else []
     for c in prepared.batches:
         c.folds[0].reset(pooled.sums if pooled is not None else None)
         c.folds[1].reset(tables.sums if tables is not None else None)
@@ -194,6 +208,8 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
         if on_play is not None:
             for r, (ci, rotation) in enumerate(c.replays):
                 on_play(ci, rotation, game.seating(played, r))
+        if lay.by and not warm_up:
+            group_by_deal(game, spec, lay, c.replays, played, lo, deals, by)
         seat_need, table_need = c.tally.overflow()
         if seat_need or table_need:  # a value beyond a histogram: the same deals again, counted wide enough
             seat_hist.widen(seat_need)
@@ -219,7 +235,7 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
     _rows_known(table, table_known, deals, prepared.table_rows)
     fill_known(seat, seat_known, lay.pairs)
     fill_known(table, table_known, lay.table_pairs)
-    return Statistics(lay, seat, table, seat_hist.by_group(), table_hist.by_group())
+    return Statistics(lay, seat, table, seat_hist.by_group(), table_hist.by_group(), tuple(by))
 
 
 def engine_calls(spec: Spec) -> int:

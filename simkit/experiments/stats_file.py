@@ -15,6 +15,8 @@ from simkit import games
 from simkit.core.errors import SimkitError
 from simkit.core.files import atomic_path
 from simkit.experiments.statistics import Layout, Statistics
+from simkit.stats.by_deal import By
+from simkit.stats.deal_groups import DealGroups
 from simkit.stats.moments import Moments, compact
 
 FORMAT = 2  # 2: the shares' moments (their intervals over deals)
@@ -29,8 +31,8 @@ def _column_int(values: np.ndarray) -> pa.Array:
     return pa.array([Decimal(int(v)) for v in values], pa.decimal128(38, 0))
 
 
-_KINDS = ("seat", "table", "pair", "seat-histogram", "table-histogram", "table-pair")
-_MOMENTS = ("present", "total", "gram", "cross", "count")
+_KINDS = ("seat", "table", "pair", "seat-histogram", "table-histogram", "table-pair", "by")
+_MOMENTS = ("present", "total", "gram", "cross", "count", "deals")
 
 
 def _part(kind: str, moment: str, values: np.ndarray, groups: np.ndarray | None = None) -> dict[str, np.ndarray]:
@@ -76,6 +78,11 @@ def to_table(stats: Statistics, extra: dict | None = None) -> pa.Table:
     parts.append(_part("table-pair", "cross", stats.table.cross))
     parts += [_histograms("seat-histogram", stats.seat_histograms),
               _histograms("table-histogram", stats.table_histograms)]
+    for ci, grouped in enumerate(stats.by):  # a cell's moments by the deal: `by` rows, its cell as the group
+        cell = np.array([ci], np.int64)
+        parts += [_part("by", "deals", np.array([[grouped.deals]], object), groups=cell),
+                  _part("by", "total", np.asarray(grouped.first)[None, :], groups=cell),
+                  _part("by", "gram", np.asarray(grouped.second)[None, :, :], groups=cell)]
     cols = {k: np.concatenate([part[k] for part in parts]) for k in parts[0]}
     table = pa.table({"kind": _coded(cols["kind"], _KINDS),
                       "group": pa.array(cols["group"].astype(np.int32)),
@@ -91,7 +98,8 @@ def to_table(stats: Statistics, extra: dict | None = None) -> pa.Table:
                          "shares": lay.measures.shares, "table_shares": lay.measures.table_shares,
                          "means": lay.measures.means, "table_means": lay.measures.table_means,
                          "words": asdict(lay.measures.words) if lay.measures.words else None,
-                         "sections": lay.measures.sections, "fair": lay.measures.fair}}
+                         "sections": lay.measures.sections, "fair": lay.measures.fair},
+            "by": asdict(lay.by) if lay.by else None}
     return table.replace_schema_metadata({"simkit": json.dumps({**meta, **(extra or {})})})
 
 
@@ -140,8 +148,13 @@ def _decode(table: pa.Table, meta: dict) -> Statistics:
                               words=_words(m["words"]) if m.get("words") else _described(meta, "words"),
                               fair=tuple(m["fair"]) if "fair" in m else _described(meta, "fair") or (),
                               sections=tuple(m["sections"]) if "sections" in m else _described(meta, "sections") or ())
+    by = meta.get("by")
     lay = Layout(tuple(tuple(g) for g in meta["groups"]), tuple(tuple(p) for p in meta["pairs"]), measures,
-                 tuple(meta["cells"]), tuple(tuple(p) for p in meta.get("table_pairs", ())))
+                 tuple(meta["cells"]), tuple(tuple(p) for p in meta.get("table_pairs", ())),
+                 By(by["game"], *(tuple(by[k]) for k in ("names", "columns", "tops"))) if by else None)
+    grouped = [DealGroups(0, np.zeros(2 * lay.by_groups(ci), object),
+                          np.zeros((2 * lay.by_groups(ci),) * 2, object)) for ci in range(len(lay.cells))] \
+        if lay.by else []
     seat = Moments.zeros(len(lay.groups), len(lay.seat_measures), len(lay.pairs), object)
     tab = Moments.zeros(len(lay.cells), len(lay.table_measures), len(lay.table_pairs), object)
     seat_hist: dict[int, dict[int, int]] = {}
@@ -149,7 +162,14 @@ def _decode(table: pa.Table, meta: dict) -> Statistics:
     columns = {k: table.column(k).to_pylist() for k in ("kind", "group", "moment", "a", "b", "value")}
     for kind, g, moment, a, b, value in zip(*columns.values()):
         value = int(value)
-        if kind in ("pair", "table-pair"):
+        if kind == "by":
+            if moment == "deals":
+                grouped[g].deals = value
+            elif moment == "total":
+                grouped[g].first[a] = value
+            else:
+                grouped[g].second[a, b] = value
+        elif kind in ("pair", "table-pair"):
             (seat if kind == "pair" else tab).cross[g, a, b] = value
         elif kind in ("seat", "table"):
             target = seat if kind == "seat" else tab
@@ -159,7 +179,7 @@ def _decode(table: pa.Table, meta: dict) -> Statistics:
                 getattr(target, moment)[g, a, b] = value
         else:
             (seat_hist if kind == "seat-histogram" else table_hist).setdefault(g, {})[a] = value
-    return Statistics(lay, seat, tab, _dense(seat_hist), _dense(table_hist))
+    return Statistics(lay, seat, tab, _dense(seat_hist), _dense(table_hist), tuple(grouped))
 
 
 def _words(said: dict) -> games.Words:
@@ -196,6 +216,9 @@ def write_chunk(stats: Statistics, path: Path) -> None:
         parts.append(np.array([len(hist)], np.int64))
         for g, counts in sorted(hist.items()):
             parts += [np.array([g, len(counts)], np.int64), np.asarray(counts, np.int64)]
+    for grouped in stats.by:  # each cell's, as many as the layout says
+        parts += [np.array([grouped.deals], np.int64), np.asarray(grouped.first, np.int64),
+                  np.asarray(grouped.second, np.int64).ravel()]
     with atomic_path(path) as tmp:
         with open(tmp, "wb") as f:
             np.save(f, np.concatenate(parts))
@@ -236,9 +259,13 @@ def _read_chunk(path: Path, lay: Layout) -> Statistics:
             g, width = take(2)
             hist[int(g)] = take(int(width))
         hists.append(hist)
+    grouped = []
+    for ci in range(len(lay.cells) if lay.by else 0):
+        size = 2 * lay.by_groups(ci)
+        grouped.append(DealGroups(int(take(1)[0]), take(size).copy(), take(size, size).copy()))
     if at != len(flat):
         raise ValueError(f"it holds {len(flat) - at:,} numbers more than its layout's")
-    return Statistics(lay, *moments, *hists)
+    return Statistics(lay, *moments, *hists, tuple(grouped))
 
 
 def metadata(path: Path) -> dict:

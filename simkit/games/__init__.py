@@ -17,6 +17,7 @@ import importlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 
 from simkit.core.errors import SimkitError, unknown
@@ -114,6 +115,7 @@ class Summary:
     lines: tuple[str, ...]
     speed: str             # "1,234,567 hands/s"
     seconds: float         # the time the batch took (the engine compiled beforehand)
+    values: np.ndarray | None = None  # the seat measure per deal and seat, where `--by` can group it
 
 
 @dataclass(frozen=True)
@@ -176,6 +178,10 @@ class Game:
     reference_deals: int = 0           # deals the bench plays on the slow reference engine
     strength: Callable[..., pd.DataFrame] | None = None  # `simkit strength`'s table, where the game has one
     objective: Callable[[str], Objective] | None = None  # (match mode) -> what `simkit tune` optimises
+    # what each seat was dealt, for grouping results (`--by`): name -> (column, what it counts, largest value),
+    # and (seed, first, count, players) -> [hand, seat, column], dealt again as the engine deals
+    features: dict = field(default_factory=dict)
+    dealt: Callable[..., np.ndarray] | None = None
 
     def unit(self, mode: str = "single") -> str:
         """What one deal of an experiment in match mode `mode` is, in the plural ("hands", "matches")."""

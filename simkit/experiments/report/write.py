@@ -124,17 +124,59 @@ def make_report(folder: str, baseline: str | None = None) -> Path:
     said_so = answered(stats, baseline, found, game_name)
     short = [registry.marked_text(game_name, line, names) for line in said_so.lines]
     sections.insert(0, ("In short", "\n".join(f"- {line}" for line in short)))
+    drawn, dealt_line = _dealt(stats, sections, drawn, said, meta)
+    if dealt_line:
+        short.append(dealt_line)
+        sections[0] = ("In short", "\n".join(f"- {line}" for line in short))
     sentence = registry.marked_text(game_name, said_so.sentence, names)
     means = found[title_of(found)]
     caption_of = captions(said, int(means["n"].min()) if len(means) else 0, paired_table(found), baseline, means)
+    caption_of["deal-values.png"] = ("What one more of each feature of the seat's dealt hand goes with, per "
+                                     "strategy (the slope over the seat's rows), with its 95% interval over deals; "
+                                     "observational.")
     headline = "variants.png" if VARIANTS in found else "sweep.png" if "sweep.png" in drawn else None
     beside = _beside(found, sections, drawn, headline)
-    report = page.Page(name, _header(stats, meta), (sentence,),
-                       tuple(page.Section(title, text, tuple(beside.get(title, ()))) for title, text in sections)
+    report = page.Page(name, _header(stats, meta), (sentence,) + ((dealt_line,) if dealt_line else ()),
+                       tuple(page.Section(title, text, tuple(beside.get(title, ())), "".join(note))
+                             for title, text, *note in sections)
                        + (glossary.section(glossary.EXPERIMENT + (glossary.VARIANTS if VARIANTS in found else ()),
                                            said),),
                        top=tuple(beside.get("", ())), contents=True, side=True, question=meta.get("question", ""))
     return page.write(out, report, drawn, caption_of)
+
+
+def _dealt(stats: Statistics, sections: list, drawn: dict, said, meta: dict) -> tuple[dict, str]:
+    """A run grouped by the deal (a spec's `by`): the section "What the deal is worth", its figure,
+    and its sentence for the report's short answers."""
+    from simkit.experiments.report import dealt
+
+    if not stats.layout.by or not stats.by:
+        return drawn, ""
+    lower = True  # the main measure: lower is better (games.Measures)
+    found = dealt.with_gaps(stats, dealt.values(stats), lower)
+    if found.empty:
+        return drawn, ""
+    unit = said.unit
+    line = dealt.sentence(found, lower, unit)
+    constant = _constant_columns(stats)
+    shown = found.assign(**{"value of one more": [f"{v:+.3f} ± {h:.3f}" for v, h in zip(found["value"],
+                                                                                      found["ci95"])],
+                            "seat rows": [f"{n:,}" for n in found["n"]]})
+    shown = shown.drop(columns=[c for c in ("value", "ci95", "n", "gap", "gap_ci95") + tuple(constant)
+                                if c in shown.columns])
+    means = dealt.group_means(stats)
+    means = means.assign(mean=[f"{m:.3f} ± {h:.3f}" for m, h in zip(means["mean"], means["ci95"])],
+                         n=[f"{n:,}" for n in means["n"]]).drop(columns=["ci95"] + [c for c in constant
+                                                                                   if c in means.columns])
+    note = (f"{line} Each value is what one more of a feature of the seat's dealt hand goes with, in {unit}: "
+            "the least-squares slope over the seat's rows (for a feature of 0 or 1, the difference of the two "
+            "groups' means; negative: fewer), with its 95% interval over deals. It is observational: hands with "
+            "more jokers differ in other ways too (a hand's size is fixed by the player count, so a joker comes "
+            "with one other card fewer), and the seat dealt the ass leads first (W6).")
+    sections.append((dealt.TITLE, markdown(shown), note))
+    sections.append(("Each group's mean by the deal", markdown(means)))
+    drawn = {**drawn, "deal-values.png": dealt.figure(found, unit)}
+    return drawn, line
 
 
 def _written(title: str, frame: pd.DataFrame, constant: list[str], percent: bool,
@@ -173,14 +215,15 @@ MEANS = "the main table"
 BESIDE = {"difference.png": "", "comparison.png": MEANS, "distribution.png": MEANS, "match-wins.png": "Match wins",
           "donkey.png": "Became the donkey (E-Z-E-L)", "loss-causes.png": "Rounds lost by cause",
           "first-signal.png": "Turn of the first signal", "head-to-head.png": "Head to head (tournament)",
-          "sweep.png": "Parameter sweep", "hand-length.png": "Hand length", "variants.png": VARIANTS}
+          "sweep.png": "Parameter sweep", "hand-length.png": "Hand length", "variants.png": VARIANTS,
+          "deal-values.png": "What the deal is worth"}
 
 
 def _beside(found: dict, sections: list[tuple[str, str]], images: dict, headline: str | None) -> dict[str, list[str]]:
     """Which figures go with which section (a figure of its own gets a section of its own). Where
     rule options or parameters are swept, the figure of the variants or of the sweep is the
     answer's (`headline`), at the top, and the paired differences' goes with their table."""
-    titles = {title for title, _ in sections}
+    titles = {title for title, *_ in sections}
     out: dict[str, list[str]] = {}
     for n in sorted(images, key=lambda n: n != headline) if headline else images:
         where = BESIDE.get(n, "Figures")

@@ -91,6 +91,21 @@ def _simulate(seats: list, count: int, seed: int, rules: dict, model: dict, matc
     return simulate(seats, count, seed, rules, chunks, progress)
 
 
+# what `--by` groups by (simkit.stats.by_deal): name -> (column of features.dealt, what it counts, largest value)
+FEATURES = {
+    "jokers": (0, "jokers dealt", 5),
+    "ass": (1, "dealt the ass (1) or not (0)", 1),
+    "size": (2, "cards dealt", 38),
+    "low": (3, "cards of the three lowest values (1, 2, 3) dealt", 12),
+}
+
+
+def _dealt(seed: int, first: int, count: int, n: int) -> np.ndarray:
+    from simkit.games.whos_the_ass.features import dealt
+
+    return dealt(seed, first, count, n)
+
+
 def _traces(seats: list, count: int, seed: int, rules: dict, model: dict):
     from simkit.games.whos_the_ass.batch import traces
 
@@ -121,5 +136,5 @@ GAME = Game(
         match is None and number in (None, record["hand"])),
     show=_show, checker=_checker,
     bench="simkit.games.whos_the_ass.bench", bench_players="3,4,6,8,12", reference_deals=300, strength=RATING,
-    objective=_objective,
+    objective=_objective, features=FEATURES, dealt=_dealt,
 )

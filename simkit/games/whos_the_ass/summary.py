@@ -17,4 +17,4 @@ def simulate(seats: list, count: int, seed: int, rules: dict, chunks: int, progr
              "out %": share((res.penalties[:, s] == 0).sum(), count),
              "ass at end %": share((res.ass_end == s).sum(), count)} for s, seat in enumerate(seats)]
     return Summary("hands", pd.DataFrame(rows).set_index("seat"), (f"mean tricks per hand: {mean(res.tricks)}",),
-                   rate(count, "hands", elapsed), elapsed)
+                   rate(count, "hands", elapsed), elapsed, values=res.penalties)

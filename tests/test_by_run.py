@@ -1,0 +1,104 @@
+"""A run grouped by what each seat was dealt (a spec's `by`): the grouped moments equal those of
+the run's own rows grouped by the deal dealt again, add up the same over any split into chunks
+and any thread count, survive the statistics file and a chunk's file, and a spec that cannot be
+grouped is one error line."""
+
+import dataclasses
+
+import numba
+import numpy as np
+import pandas as pd
+import pytest
+
+from simkit import experiments
+from simkit.core.errors import SimkitError
+from simkit.experiments import statistics as st
+from simkit.experiments import stats_file
+from simkit.experiments.spec import load_spec, parse_spec_dict
+from simkit.games.whos_the_ass.features import dealt
+
+SPEC = {"name": "by", "players": [4, 5], "hands": 90, "seed": 8, "lineup": ["greedy", "highest", "spend", "lowest"],
+        "by": ["jokers", "ass"]}
+
+
+def _spec(**changes):
+    data = SPEC | changes
+    if data["players"] != [4, 5]:
+        return parse_spec_dict(data)
+    return parse_spec_dict(data | {"players": [4], "lineup": SPEC["lineup"]})
+
+
+def test_the_groups_are_those_of_the_rows_grouped_by_the_deal(tmp_path):
+    spec = _spec()
+    done = experiments.run(spec, tmp_path / "r", rows=True, report=False)
+    rows = pd.read_parquet(tmp_path / "r" / "results.parquet")
+    f = dealt(spec.seed, 0, spec.hands, 4)
+    rows["jokers"] = f[rows["hand"], rows["seat"], 0]
+    rows["ass"] = f[rows["hand"], rows["seat"], 1]
+    grouped = done.stats.by[0]
+    lay = done.stats.layout
+    strategies = lay.cells[0]["strategies"]
+    seen = 0
+    for (name, jokers, ass), part in rows.groupby(["strategy", "jokers", "ass"]):
+        g = strategies.index(name) * lay.by.groups + jokers * 2 + ass
+        assert grouped.rows(g) == len(part) and grouped.mean(g) == pytest.approx(part["penalty"].mean(), abs=1e-12)
+        per_deal = part.groupby("hand")["penalty"].agg(["sum", "count"]).reindex(range(spec.hands), fill_value=0)
+        e = (per_deal["sum"] - grouped.mean(g) * per_deal["count"]) / len(part)
+        half = 1.959963984540054 * np.sqrt(spec.hands / (spec.hands - 1) * (e ** 2).sum())
+        assert grouped.combination({g: 1.0})[1] == pytest.approx(half, rel=1e-9)
+        seen += 1
+    assert seen == sum(grouped.rows(g) > 0 for g in range(len(strategies) * lay.by.groups))
+
+
+def test_the_moments_add_up_the_same_over_chunks_and_threads():
+    spec = load_spec("experiments/quick.toml")
+    spec = dataclasses.replace(spec, by=("low", "jokers"), hands=100)
+    st._POOL.clear()
+    whole = st.reduce_chunk(spec, 0, 100)
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        st._POOL.clear()
+        parts = st.reduce_chunk(spec, 0, 37) + st.reduce_chunk(spec, 37, 100)
+    finally:
+        numba.set_num_threads(before)
+        st._POOL.clear()
+    assert whole == parts and whole.by[0].deals == 100
+    assert whole.by[0].first[1::2].sum() == 100 * 4 * 4  # every seat of every replay of every deal, once
+
+
+def test_the_moments_survive_the_statistics_file_and_a_chunks_file(tmp_path):
+    spec = _spec(players=[4, 5])
+    spec = parse_spec_dict({**SPEC, "players": [4, 5], "lineup": ["greedy"]})
+    st._POOL.clear()
+    stats = st.reduce_chunk(spec, 5, 60)
+    assert len(stats.by) == 2 and all(g.deals == 55 for g in stats.by)
+    stats_file.write(stats, tmp_path / "s.parquet")
+    again = stats_file.read(tmp_path / "s.parquet")
+    assert again == stats and again.layout.by == stats.layout.by
+    stats_file.write_chunk(stats, tmp_path / "c.npy")
+    assert stats_file.read_chunk(tmp_path / "c.npy", stats.layout) == stats
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"by": ["aces"]}, "key 'by' feature 'aces'"),
+    ({"by": "jokers"}, "key 'by' must be a list of features"),
+    ({"match": {"mode": "hands", "hands": 3}}, "key 'by' groups single hands"),
+    ({"game": "ezelen", "lineup": ["greedy"]}, "Ezelen has no features of the deal"),
+])
+def test_a_spec_that_cannot_be_grouped_is_one_error(changes, message):
+    with pytest.raises(SimkitError, match=message) as e:
+        parse_spec_dict({**SPEC, "players": [4]} | changes)
+    assert "\n" not in str(e.value)
+
+
+def test_the_report_says_what_the_deal_is_worth(tmp_path):
+    spec = _spec(hands=400)
+    experiments.run(spec, tmp_path / "r")
+    text = (tmp_path / "r" / "report.md").read_text()
+    assert "## What the deal is worth" in text and "## Each group's mean by the deal" in text
+    assert "![deal-values.png](deal-values.png)" in text and (tmp_path / "r" / "deal-values.png").stat().st_size
+    said = next(line for line in text.splitlines() if line.startswith("- One more joker is worth most to "))
+    best = said.split("worth most to ")[1].split(":")[0]
+    assert best in SPEC["lineup"] and ("decisively ahead of" in said or "not decisively ahead of" in said)
+    assert "It is observational" in text
