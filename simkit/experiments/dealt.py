@@ -12,15 +12,15 @@ def group_by_deal(game, spec, lay, replays: list[tuple[int, int]], played: dict,
     """Each cell of an engine call's deals into its groups by what each seat was dealt: the
     objective's measure per replay and seat, each seat's strategy, the deals dealt again."""
     objective = game.objective(spec.match["mode"])
-    keys: dict[int, np.ndarray] = {}
+    dealt: dict[int, np.ndarray] = {}
     for ci in dict.fromkeys(ci for ci, _ in replays):
         at = [j for j, (cj, _) in enumerate(replays) if cj == ci]
         cell = lay.cells[ci]
         n = cell["players"]
-        if n not in keys:
-            keys[n] = lay.by.keys(game.dealt(spec.seed, lo, deals, n))
+        if n not in dealt:
+            dealt[n] = game.dealt(spec.seed, lo, deals, n)
         values = np.stack([np.stack([np.asarray(objective.value(game.seating(played, j), s)) for s in range(n)],
                                     axis=-1) for j in at])
         strategy = np.array([[cell["strategies"].index(label) for label in rotated(tuple(cell["lineup"]), r)]
                              for _, r in (replays[j] for j in at)], np.int64)
-        by[ci].add(values, strategy, keys[n], lay.by.groups)
+        by[ci].add(values, strategy, dealt[n], lay.by)

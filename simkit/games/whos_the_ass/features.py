@@ -6,6 +6,7 @@ played, and a run's grouping costs a deal per hand, not a row per hand kept."""
 import numba as nb
 import numpy as np
 
+from simkit.core.blocks import most_blocks
 from simkit.core.rng import hand_state
 from simkit.games.whos_the_ass.deal import STACK_DTYPE, STACK_SIZE, deal
 from simkit.games.whos_the_ass.hand import HAND_WIDTH
@@ -14,30 +15,31 @@ from simkit.games.whos_the_ass.rules import ASS, JOKER, MAX_PLAYERS, N_CODES
 LOW = 3  # the lowest values counted by `low`
 
 
-@nb.njit(cache=True)
-def _dealt(seed, first, count, n, out):
-    hands = np.zeros((MAX_PLAYERS, HAND_WIDTH), np.int64)  # as the engine's, so `deal` is compiled once
-    stack = np.zeros(STACK_SIZE, STACK_DTYPE)
-    rng = np.zeros(1, np.uint64)
-    for h in range(count):
-        rng[0] = hand_state(seed, first + h)
-        deal(hands, stack, n, rng)
-        for s in range(n):
-            size = 0
-            for c in range(N_CODES):
-                size += hands[s, c]
-            low = 0
-            for v in range(1, LOW + 1):
-                low += hands[s, v]
-            out[h, s, 0] = hands[s, JOKER]
-            out[h, s, 1] = hands[s, ASS]
-            out[h, s, 2] = size
-            out[h, s, 3] = low
+@nb.njit(cache=True, parallel=True)
+def _dealt(seed, first, count, n, out, blocks):
+    for b in nb.prange(blocks):
+        hands = np.zeros((MAX_PLAYERS, HAND_WIDTH), np.int64)  # as the engine's, so `deal` is compiled once
+        stack = np.zeros(STACK_SIZE, STACK_DTYPE)
+        rng = np.zeros(1, np.uint64)
+        for h in range(b * count // blocks, (b + 1) * count // blocks):
+            rng[0] = hand_state(seed, first + h)
+            deal(hands, stack, n, rng)
+            for s in range(n):
+                size = 0
+                for c in range(N_CODES):
+                    size += hands[s, c]
+                low = 0
+                for v in range(1, LOW + 1):
+                    low += hands[s, v]
+                out[h, s, 0] = hands[s, JOKER]
+                out[h, s, 1] = hands[s, ASS]
+                out[h, s, 2] = size
+                out[h, s, 3] = low
 
 
 def dealt(seed: int, first: int, count: int, n: int) -> np.ndarray:
     """[hand, seat, feature]: what each seat of hands first..first+count-1 was dealt (the columns
     of simkit.games.whos_the_ass.game.FEATURES: jokers, ass, size, low)."""
     out = np.zeros((count, n, 4), np.int16)
-    _dealt(np.uint64(seed), first, count, n, out)
+    _dealt(np.uint64(seed), first, count, n, out, max(1, min(count, most_blocks())))
     return out
