@@ -118,6 +118,7 @@ def test_the_cli_finds_the_best_reply_and_keeps_its_spec(run, tmp_path, monkeypa
     (("--against", "greedy"), "--against needs -n"),
     (("experiments/tune-jokers-ass.toml", "--against", "greedy"), "not both"),
     (("experiments/tune-jokers-ass.toml", "-n", "4"), "-n applies with --against only"),
+    (("experiments/tune-jokers-ass.toml", "--game", "ezelen"), "--game applies with --against only"),
     (("--against", "nosuch", "-n", "4"), "unknown strategy 'nosuch'"),
     (("--against", "greedy", "-n", "13"), "not 13"),
     (("--against", "greedy", "-n", "4", "--seed", "-1"), "seed"),

@@ -6,7 +6,8 @@ import sys
 
 import click
 
-from simkit.cli.options import dask_opts, engine_threads_opt, game_opt, progress, set_threads, strategy_file_opt
+from simkit import games
+from simkit.cli.options import dask_opts, engine_threads_opt, progress, set_threads, strategy_file_opt
 from simkit.core.errors import check_count
 from simkit.experiments.executors import check_where
 from simkit.strategies.plugins import load_strategy_files
@@ -18,7 +19,7 @@ from simkit.strategies.plugins import load_strategy_files
 @click.option("--against", type=str, default=None,
               help="No spec: find the best reply to this field (one strategy for every other seat, or one per "
                    "seat, comma-separated) among every built-in family with its parameters and compose.")
-@game_opt
+@click.option("--game", type=str, default=None, help="With --against: the game (default: whos-the-ass).")
 @click.option("--players", "-n", type=int, default=None, help="With --against: the number of players.")
 @click.option("--seed", "-s", type=str, default=None, help="With --against: the seed (default 0).")
 @click.option("--out", "out", type=str, default=None, help="Folder for the tuning (default: runs/<name>).")
@@ -60,7 +61,7 @@ def _tuning_source(spec_file, against, game, players, seed) -> tuple:
         raise click.UsageError("give a tuning spec (SPEC_FILE) or --against FIELD -n N, not both" if spec_file else
                                "give a tuning spec (SPEC_FILE), or --against FIELD -n N for the best reply to a field")
     if spec_file is not None:
-        extra = [o for o, v in (("-n", players), ("--seed", seed)) if v is not None]
+        extra = [o for o, v in (("--game", game), ("-n", players), ("--seed", seed)) if v is not None]
         if extra:
             raise click.UsageError(f"{extra[0]} applies with --against only (a spec gives its own)")
         return load_tuning, spec_file, spec_file
@@ -71,6 +72,7 @@ def _tuning_source(spec_file, against, game, players, seed) -> tuple:
     from simkit.core.rng import check_seed
 
     seed = check_seed(seed if seed is not None else "0")
+    game = game or games.DEFAULT
     made: dict = {}
 
     def load(_):  # after the user's strategy files are loaded: the field may be theirs
