@@ -93,7 +93,8 @@ def test_without_by_the_csv_holds_each_seat(run, tmp_path):
 @pytest.mark.parametrize("args, message", [
     (("--by", "nosuch"), "unknown --by feature 'nosuch' (known: jokers, ass, size, low)"),
     (("--by", "jokers,jokers"), "--by names a feature twice"),
-    (("--game", "ezelen", "--by", "jokers"), "Ezelen has no features of the deal"),
+    (("--game", "ezelen", "--by", "jokers"), "unknown --by feature 'jokers' (known: pairs, most)"),
+    (("--game", "eigenwijs", "--strategies", "right", "--by", "order"), "Eigenwijs has no features of the deal"),
     (("--csv", "/nonexistent/x.csv"), "cannot write /nonexistent/x.csv"),
 ])
 def test_bad_input_is_one_line(run, args, message):
@@ -106,3 +107,26 @@ def test_parse_by_names_the_features():
     assert by.names == ("ass", "jokers") and by.groups == 12 and by.values(7) == (1, 1)
     with pytest.raises(SimkitError, match="key 'by'"):
         features_of.parse_by("whos-the-ass", "aces", "key 'by'")
+
+
+def test_ezelen_features_are_those_of_the_reference_deal():
+    from simkit.core.rng import py_hand_state, py_match_seed
+    from simkit.games.ezelen import features, reference
+
+    for n in (2, 4, 7):
+        f = features.dealt(13, 5, 20, n)
+        for i in range(20):
+            hands, _ = reference.deal(py_hand_state(py_match_seed(13, 5 + i), 0), n)
+            for s, hand in enumerate(hands):
+                counts = [hand.count(v) for v in set(hand)]
+                assert f[i, s].tolist() == [sum(c // 2 for c in counts), max(counts)]
+
+
+def test_ezelen_rounds_are_grouped_by_the_pairs_dealt(run, tmp_path):
+    code, out, err = run("simulate", "--game", "ezelen", "-n", "4", "-H", "3000", "--seed", "2", "--by", "pairs",
+                         "--csv", tmp_path / "e.csv")
+    assert code == 0, err
+    found = pd.read_csv(tmp_path / "e.csv")
+    assert found.groupby("seat")["n"].sum().tolist() == [3000] * 4 and set(found["pairs"]) <= {0, 1, 2}
+    lost = (found["mean"] * found["n"]).groupby(found["seat"]).sum().round().astype(int)
+    assert 0 < lost.sum() <= 3000  # at most one loser a round (a tie or a stalled round has none)

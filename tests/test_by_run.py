@@ -84,7 +84,8 @@ def test_the_moments_survive_the_statistics_file_and_a_chunks_file(tmp_path):
     ({"by": ["aces"]}, "key 'by' feature 'aces'"),
     ({"by": "jokers"}, "key 'by' must be a list of features"),
     ({"match": {"mode": "hands", "hands": 3}}, "key 'by' groups single hands"),
-    ({"game": "ezelen", "lineup": ["greedy"]}, "Ezelen has no features of the deal"),
+    ({"game": "eigenwijs", "lineup": ["right"]}, "Eigenwijs has no features of the deal"),
+    ({"game": "ezelen", "lineup": ["greedy"]}, r"key 'by' feature 'jokers' \(known: pairs, most\)"),
 ])
 def test_a_spec_that_cannot_be_grouped_is_one_error(changes, message):
     with pytest.raises(SimkitError, match=message) as e:
@@ -102,3 +103,14 @@ def test_the_report_says_what_the_deal_is_worth(tmp_path):
     best = said.split("worth most to ")[1].split(":")[0]
     assert best in SPEC["lineup"] and ("decisively ahead of" in said or "not decisively ahead of" in said)
     assert "It is observational" in text
+
+
+def test_an_ezelen_run_is_grouped_by_the_pairs_dealt(tmp_path):
+    spec = parse_spec_dict({"name": "e", "game": "ezelen", "players": [4], "hands": 300, "seed": 3,
+                            "lineup": ["greedy", "random", "greedy", "random"], "by": ["pairs"]})
+    done = experiments.run(spec, tmp_path / "e", rows=True)
+    rows = pd.read_parquet(tmp_path / "e" / "results.parquet")
+    grouped, lay = done.stats.by[0], done.stats.layout
+    assert sum(grouped.rows(g) for g in range(2 * lay.by.groups)) == len(rows)
+    assert sum(int(grouped.first[2 * g]) for g in range(2 * lay.by.groups)) == int(rows["lost"].sum())
+    assert "## What the deal is worth" in (tmp_path / "e" / "report.md").read_text()

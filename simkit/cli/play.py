@@ -32,8 +32,8 @@ from simkit.strategies.plugins import load_strategy_files
 @click.option("--chunks", type=int, default=None,
               help="Progress updates (default: one per 100,000 hands, at most 100; no effect on results).")
 @click.option("--by", type=str, default=None, metavar="FEATURES",
-              help="Who's the Ass?: also group each seat's results by what it was dealt: jokers, ass, size, low "
-                   "(comma-separated, e.g. --by jokers,ass).")
+              help="Also group each seat's results by what it was dealt (comma-separated): Who's the Ass? "
+                   "jokers, ass, size, low (e.g. --by jokers,ass); Ezelen pairs, most (single rounds).")
 @click.option("--csv", type=str, default=None, metavar="FILE",
               help="Write the table as CSV (seat, strategy, the --by features, n, mean, ci95).")
 def simulate(game, players, seed, strategies, rule_pairs, model_pairs, strategy_files, hands, matches, threads,
@@ -52,9 +52,9 @@ def simulate(game, players, seed, strategies, rule_pairs, model_pairs, strategy_
         raise SimkitError("--by groups hands by what was dealt; a match deals many: leave out --matches")
     if csv is not None:
         if matches or run.game.dealt is None:
-            raise SimkitError(f"--csv writes the per-seat table of {run.game.title}'s single "
-                              f"{run.game.unit()} only (for now)" if run.game.dealt is None else
-                              "--csv writes the table of single hands: leave out --matches")
+            raise SimkitError(f"--csv is not available for {run.game.title} yet (Who's the Ass?, Ezelen)"
+                              if run.game.dealt is None else
+                              f"--csv writes the table of single {run.game.unit()}: leave out --matches")
         writable(csv)
     sizes.check_deals_in_memory(run.count, len(run.seats), "--hands", "matches" if matches else run.game.unit())
     if chunks is not None and check_count(chunks, "--chunks") > run.count:

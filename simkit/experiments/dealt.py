@@ -21,6 +21,8 @@ def group_by_deal(game, spec, lay, replays: list[tuple[int, int]], played: dict,
             dealt[n] = game.dealt(spec.seed, lo, deals, n)
         values = np.stack([np.stack([np.asarray(objective.value(game.seating(played, j), s)) for s in range(n)],
                                     axis=-1) for j in at])
+        if values.dtype == bool:  # a share's rows (Ezelen: the round lost): counted as 0 and 1
+            values = values.view(np.int8)
         strategy = np.array([[cell["strategies"].index(label) for label in rotated(tuple(cell["lineup"]), r)]
                              for _, r in (replays[j] for j in at)], np.int64)
         by[ci].add(values, strategy, dealt[n], lay.by)

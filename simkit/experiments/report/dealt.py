@@ -14,7 +14,21 @@ import pandas as pd  # noqa: E402
 
 TITLE = "What the deal is worth"
 WORDS = {"jokers": "one more joker", "ass": "being dealt the ass", "size": "one more card dealt",
-         "low": "one more card of the lowest three values"}
+         "low": "one more card of the lowest three values", "pairs": "one more pair in the first hand",
+         "most": "one more card of the first hand's commonest value"}
+# why a feature's value is not what adding it to a given hand would do (beyond "hands differ in other ways")
+CAVEATS = {"jokers": "a hand's size is fixed by the player count, so a joker comes with one other card fewer",
+           "low": "a hand's size is fixed by the player count, so a low card comes with one other card fewer",
+           "ass": "the seat dealt the ass leads the first trick (W6)",
+           "pairs": "a hand of four cards with a pair holds fewer values to collect"}
+
+
+def caveat(names: tuple[str, ...]) -> str:
+    """The report's sentence on what the values are not."""
+    said = [CAVEATS[n] for n in names if n in CAVEATS]
+    more = f" ({'; '.join(said)})" if said else ""
+    return ("It is observational: hands that differ in a feature differ in other ways too" + more + "; the values "
+            "say what such hands scored under each strategy, not what changing one card of a hand would do.")
 
 
 def _slope(t: np.ndarray, x: np.ndarray) -> float:

@@ -170,9 +170,7 @@ def _dealt(stats: Statistics, sections: list, drawn: dict, said, meta: dict) -> 
                                                                                    if c in means.columns])
     note = (f"{line} Each value is what one more of a feature of the seat's dealt hand goes with, in {unit}: "
             "the least-squares slope over the seat's rows (for a feature of 0 or 1, the difference of the two "
-            "groups' means; negative: fewer), with its 95% interval over deals. It is observational: hands with "
-            "more jokers differ in other ways too (a hand's size is fixed by the player count, so a joker comes "
-            "with one other card fewer), and the seat dealt the ass leads first (W6).")
+            "groups' means; negative: fewer), with its 95% interval over deals. " + dealt.caveat(stats.layout.by.names))
     sections.append((dealt.TITLE, markdown(shown), note))
     sections.append(("Each group's mean by the deal", markdown(means)))
     drawn = {**drawn, "deal-values.png": dealt.figure(found, unit)}

@@ -92,6 +92,20 @@ def _measures(mode: str) -> Measures:
                     sections=(("donkey",) if mode == "ezel" else ()) + ("loss causes", "round endings", "first signal"))
 
 
+# what `--by` groups single rounds by (simkit.stats.by_deal): name -> (column of features.dealt, what it counts,
+# largest value)
+FEATURES = {
+    "pairs": (0, "pairs in the seat's first hand (two cards of one value)", 2),
+    "most": (1, "the most cards of one value in the seat's first hand", 4),
+}
+
+
+def _dealt(seed: int, first: int, count: int, n: int) -> np.ndarray:
+    from simkit.games.ezelen.features import dealt
+
+    return dealt(seed, first, count, n)
+
+
 def _simulate(seats: list, count: int, seed: int, rules: dict, model: dict, matches: bool, chunks: int, progress):
     from simkit.games.ezelen import summary
 
@@ -134,4 +148,5 @@ GAME = Game(
                                      share=True) if mode == "single" else
     Objective("share of matches lost (the donkey, Z7)", True, lambda played, seat: played["donkey"] == seat,
               share=True),
+    features=FEATURES, dealt=_dealt,
 )

@@ -26,7 +26,9 @@ def rounds(seats: list, count: int, seed: int, rules: dict, model: dict, chunks:
     signalled = res.first_signal[res.first_signal >= 0]
     lines = (_outcomes(np.bincount(res.reason, minlength=4), count), f"mean turns per round: {mean(res.turns)}",
              f"mean turn of the first signal: {mean(signalled)} (n = {len(signalled):,} rounds with a signal)")
-    return Summary("rounds", pd.DataFrame(rows).set_index("seat"), lines, rate(count, "rounds", elapsed), elapsed)
+    lost = (res.loser[:, None] == np.arange(len(seats))).astype(np.int8)  # the seat measure `--by` groups
+    return Summary("rounds", pd.DataFrame(rows).set_index("seat"), lines, rate(count, "rounds", elapsed), elapsed,
+                   values=lost)
 
 
 def matches(seats: list, count: int, seed: int, rules: dict, model: dict, chunks: int, progress=None) -> Summary:
