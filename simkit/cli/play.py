@@ -72,10 +72,9 @@ def simulate(game, players, seed, strategies, rule_pairs, model_pairs, strategy_
     if grouping is None and csv is None:
         return
     labels = [seat.label for seat in run.seats]
-    found = by_deal.table(grouping or by_deal.By(run.game.name, (), (), ()),
-                          dealt.grouped_sums(grouping or by_deal.By(run.game.name, (), (), ()), summary.values,
-                                               run.seed), labels)
-    if grouping is not None:
+    grouping = grouping or by_deal.By(run.game.name, (), (), ())  # none: a row per seat
+    found = by_deal.table(grouping, dealt.grouped_sums(grouping, summary.values, run.seed), labels)
+    if grouping.names:
         click.echo(f"\nby what each seat was dealt ({', '.join(grouping.names)}): mean "
                    f"{run.game.measures('single').words.unit} ± 95% interval; n: {run.game.unit()}")
         click.echo(by_deal.shown(found).to_string(index=False))

@@ -34,5 +34,7 @@ def grouped_sums(by: By, values: np.ndarray, seed: int, first: int = 0) -> Sums:
     sums = Sums.zeros(n, by.groups)
     for lo in range(0, count, CHUNK):
         hi = min(count, lo + CHUNK)
-        sums.add(by.keys(described.dealt(seed, first + lo, hi - lo, n)), values[lo:hi])
+        # no features (a row per seat): every hand in group 0, nothing to deal again
+        keys = by.keys(described.dealt(seed, first + lo, hi - lo, n)) if by.columns else np.zeros((hi - lo, n), int)
+        sums.add(keys, values[lo:hi])
     return sums

@@ -39,6 +39,12 @@ def _slope(t: np.ndarray, x: np.ndarray) -> float:
     return (sxy - sx * sy / n) / spread if spread > 0 else np.nan
 
 
+def _rows_of(by, grouped, si: int, fi: int) -> tuple[list[int], np.ndarray]:
+    """Strategy si's groups that hold seat rows, and each one's value of feature fi."""
+    own = [si * by.groups + k for k in range(by.groups) if grouped.rows(si * by.groups + k)]
+    return own, np.array([by.values(g - si * by.groups)[fi] for g in own], float)
+
+
 def values(stats) -> pd.DataFrame:
     """A row per table, strategy and feature (with two values or more among its rows): the
     feature, what one more of it goes with (value, ci95) and the seat rows."""
@@ -47,9 +53,8 @@ def values(stats) -> pd.DataFrame:
     for ci, grouped in enumerate(stats.by):
         cell = lay.cells[ci]
         for si, name in enumerate(cell["strategies"]):
-            own = [si * lay.by.groups + k for k in range(lay.by.groups) if grouped.rows(si * lay.by.groups + k)]
             for fi, feature in enumerate(lay.by.names):
-                x = np.array([lay.by.values(g - si * lay.by.groups)[fi] for g in own], float)
+                own, x = _rows_of(lay.by, grouped, si, fi)
                 if len(set(x)) < 2:
                     continue
                 value, half = grouped.function(lambda t, x=x: _slope(t, x), own)
@@ -105,9 +110,8 @@ def with_gaps(stats, found: pd.DataFrame, lower: bool) -> pd.DataFrame:
         a, b = (lay.cells[ci]["strategies"].index(name) for name in order["strategy"].iloc[:2])
         fi = lay.by.names.index(feature)
         grouped = stats.by[ci]
-        sides = [[si * lay.by.groups + k for k in range(lay.by.groups) if grouped.rows(si * lay.by.groups + k)]
-                 for si in (a, b)]
-        xs = [np.array([lay.by.values(g % lay.by.groups)[fi] for g in side], float) for side in sides]
+        (side_a, x_a), (side_b, x_b) = (_rows_of(lay.by, grouped, si, fi) for si in (a, b))
+        sides, xs = (side_a, side_b), (x_a, x_b)
         cut = 2 * len(sides[0])
         gap = grouped.function(lambda t: _slope(t[:cut], xs[0]) - _slope(t[cut:], xs[1]), sides[0] + sides[1])
         found.loc[order.index[0], ["gap", "gap_ci95"]] = gap
