@@ -94,7 +94,8 @@ def test_without_by_the_csv_holds_each_seat(run, tmp_path):
     (("--by", "nosuch"), "unknown --by feature 'nosuch' (known: jokers, ass, size, low)"),
     (("--by", "jokers,jokers"), "--by names a feature twice"),
     (("--game", "ezelen", "--by", "jokers"), "unknown --by feature 'jokers' (known: pairs, most)"),
-    (("--game", "eigenwijs", "--strategies", "right", "--by", "order"), "Eigenwijs has no features of the deal"),
+    (("--game", "eigenwijs", "--strategies", "right", "--by", "order"),
+     "unknown --by feature 'order' (known: first, turn)"),
     (("--csv", "/nonexistent/x.csv"), "cannot write /nonexistent/x.csv"),
 ])
 def test_bad_input_is_one_line(run, args, message):
@@ -130,3 +131,24 @@ def test_ezelen_rounds_are_grouped_by_the_pairs_dealt(run, tmp_path):
     assert found.groupby("seat")["n"].sum().tolist() == [3000] * 4 and set(found["pairs"]) <= {0, 1, 2}
     lost = (found["mean"] * found["n"]).groupby(found["seat"]).sum().round().astype(int)
     assert 0 < lost.sum() <= 3000  # at most one loser a round (a tie or a stalled round has none)
+
+
+def test_eigenwijs_games_are_grouped_by_the_seat_that_flipped_first(run, tmp_path):
+    """simulate --game eigenwijs --by first,turn against the same games traced (E4): each seat's
+    place from the traced start seat, whether it lost read from the trace's winner."""
+    path = tmp_path / "t.jsonl"
+    args = ("--game", "eigenwijs", "-n", "3", "--seed", "4", "--strategies", "right,quick,right")
+    code, _, err = run("trace", *args, "-H", "300", "-o", path)
+    assert code == 0, err
+    groups = defaultdict(list)
+    for record in map(json.loads, path.read_text().splitlines()):
+        for s in range(3):
+            turn = (s - record["start"]) % 3
+            groups[(s, int(turn == 0), turn)].append(record["winner"] != s)
+    code, _, err = run("simulate", *args, "-H", "300", "--by", "first,turn", "--csv", tmp_path / "e.csv")
+    assert code == 0, err
+    found = pd.read_csv(tmp_path / "e.csv")
+    assert len(found) == len(groups) == 9
+    for row in found.itertuples():
+        values = groups[(row.seat, row.first, row.turn)]
+        assert row.n == len(values) and row.mean == pytest.approx(np.mean(values), abs=1e-12)

@@ -33,7 +33,8 @@ from simkit.strategies.plugins import load_strategy_files
               help="Progress updates (default: one per 100,000 hands, at most 100; no effect on results).")
 @click.option("--by", type=str, default=None, metavar="FEATURES",
               help="Also group each seat's results by what it was dealt (comma-separated): Who's the Ass? "
-                   "jokers, ass, size, low (e.g. --by jokers,ass); Ezelen pairs, most (single rounds).")
+                   "jokers, ass, size, low (e.g. --by jokers,ass); Ezelen pairs, most (single rounds); "
+                   "Eigenwijs first, turn (the seat that flips first, the order from it).")
 @click.option("--csv", type=str, default=None, metavar="FILE",
               help="Write the table as CSV (seat, strategy, the --by features, n, mean, ci95).")
 def simulate(game, players, seed, strategies, rule_pairs, model_pairs, strategy_files, hands, matches, threads,
@@ -51,10 +52,8 @@ def simulate(game, players, seed, strategies, rule_pairs, model_pairs, strategy_
     if grouping is not None and matches:
         raise SimkitError("--by groups hands by what was dealt; a match deals many: leave out --matches")
     if csv is not None:
-        if matches or run.game.dealt is None:
-            raise SimkitError(f"--csv is not available for {run.game.title} yet (Who's the Ass?, Ezelen)"
-                              if run.game.dealt is None else
-                              f"--csv writes the table of single {run.game.unit()}: leave out --matches")
+        if matches:
+            raise SimkitError(f"--csv writes the table of single {run.game.unit()}: leave out --matches")
         writable(csv)
     sizes.check_deals_in_memory(run.count, len(run.seats), "--hands", "matches" if matches else run.game.unit())
     if chunks is not None and check_count(chunks, "--chunks") > run.count:
@@ -73,7 +72,8 @@ def simulate(game, players, seed, strategies, rule_pairs, model_pairs, strategy_
         return
     labels = [seat.label for seat in run.seats]
     grouping = grouping or by_deal.By(run.game.name, (), (), ())  # none: a row per seat
-    found = by_deal.table(grouping, dealt.grouped_sums(grouping, summary.values, run.seed), labels)
+    found = by_deal.table(grouping, dealt.grouped_sums(grouping, summary.values, run.seed, dealt=summary.dealt),
+                          labels)
     if grouping.names:
         click.echo(f"\nby what each seat was dealt ({', '.join(grouping.names)}): mean "
                    f"{run.game.measures('single').words.unit} ± 95% interval; n: {run.game.unit()}")

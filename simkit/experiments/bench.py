@@ -28,12 +28,12 @@ def _paired(game: games.Game, pairs: list[tuple[float, float, int]], rng: random
     is frozen, so its `play` is swapped in place and put back."""
     play = game.play
 
-    def paired(seatings, count, first, spec, cells, tally=None, rows=False):
+    def paired(seatings, count, first, spec, cells, tally=None, rows=False, **more):  # more: what a run asks too
         alone_first = rng.random() < 0.5
         if alone_first:
             alone = _timed(play, seatings, count, first, spec, cells)
         start = time.perf_counter()
-        out = play(seatings, count, first, spec, cells, tally=tally, rows=rows)
+        out = play(seatings, count, first, spec, cells, tally=tally, rows=rows, **more)
         counted = time.perf_counter() - start
         if not alone_first:
             alone = _timed(play, seatings, count, first, spec, cells)

@@ -279,7 +279,8 @@ def _by(data: dict, game: games.Game, match: dict) -> tuple[str, ...]:
     if match["mode"] != "single":
         raise SimkitError("key 'by' groups single hands by what was dealt; a match deals many: leave out [match]")
     swept = {k[len(RULES):] for k in data.get("sweep", {}) if k.startswith(RULES)}
-    if set(game.deal_rules) & (set(data.get("rules", {})) | swept):
+    dealt_again = game.dealt_of is None and not game.folds_by  # else the engine says what it dealt
+    if dealt_again and set(game.deal_rules) & (set(data.get("rules", {})) | swept):
         raise SimkitError("key 'by' needs the cards dealt as the rules' defaults deal them: leave out the rule "
                           f"options that change the deal ({', '.join(game.deal_rules)})")
     return parse_by(game.name, ",".join(value), "key 'by'").names

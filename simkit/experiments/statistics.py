@@ -28,7 +28,7 @@ import numpy as np
 from simkit import games
 from simkit.core.blocks import most_blocks
 from simkit.experiments.chunks import rotated, seat_labels
-from simkit.experiments.dealt import group_by_deal
+from simkit.experiments.dealt import deal_fold, group_by_deal
 from simkit.experiments.linked import Linked, linked_sums, variants
 from simkit.experiments.spec import Spec
 from simkit.games.dealt import parse_by
@@ -202,14 +202,18 @@ def reduce_chunk(spec: Spec, lo: int, hi: int, strategy_files: tuple[str, ...] =
         c.folds[1].reset(tables.sums if tables is not None else None)
         c.tally.reset(c.folds, (seat_hist.width, table_hist.width))
         started = time.perf_counter()
-        played = game.play(c.seatings, deals, lo, c.spec, c.cells, tally=c.tally.arrays, rows=on_play is not None)
+        fold, starts = deal_fold(lay, c.replays, len(game.features)) if lay.by and not warm_up else (None, {})
+        in_engine = fold is not None and game.folds_by
+        played = game.play(c.seatings, deals, lo, c.spec, c.cells, tally=c.tally.arrays,
+                           rows=on_play is not None or (fold is not None and not in_engine),
+                           **({"fold": fold.arrays} if in_engine else {}))
         if clock is not None:
             clock[0] += time.perf_counter() - started
         if on_play is not None:
             for r, (ci, rotation) in enumerate(c.replays):
                 on_play(ci, rotation, game.seating(played, r))
-        if lay.by and not warm_up:
-            group_by_deal(game, spec, lay, c.replays, played, lo, deals, by)
+        if fold is not None:
+            group_by_deal(game, spec, lay, c.replays, played, lo, deals, fold, starts, by, game.folds_by)
         seat_need, table_need = c.tally.overflow()
         if seat_need or table_need:  # a value beyond a histogram: the same deals again, counted wide enough
             seat_hist.widen(seat_need)

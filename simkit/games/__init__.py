@@ -116,6 +116,7 @@ class Summary:
     speed: str             # "1,234,567 hands/s"
     seconds: float         # the time the batch took (the engine compiled beforehand)
     values: np.ndarray | None = None  # the seat measure per deal and seat, where `--by` can group it
+    dealt: np.ndarray | None = None   # what each seat was dealt [deal, seat, feature], where the engine says
 
 
 @dataclass(frozen=True)
@@ -182,6 +183,8 @@ class Game:
     # and (seed, first, count, players) -> [hand, seat, column], dealt again as the engine deals
     features: dict = field(default_factory=dict)
     dealt: Callable[..., np.ndarray] | None = None
+    dealt_of: Callable[..., np.ndarray] | None = None  # (played, players) -> the same, from the engine's arrays
+    folds_by: bool = False  # play(..., fold=...) adds each deal to a spec's `by` as it plays (stats.deal_fold)
 
     def unit(self, mode: str = "single") -> str:
         """What one deal of an experiment in match mode `mode` is, in the plural ("hands", "matches")."""

@@ -26,15 +26,19 @@ def parse_by(game: str, text: str, where: str = "--by") -> By:
     return By(game, tuple(names), tuple(f[0] for f in found), tuple(f[2] for f in found))
 
 
-def grouped_sums(by: By, values: np.ndarray, seed: int, first: int = 0) -> Sums:
+def grouped_sums(by: By, values: np.ndarray, seed: int, first: int = 0, dealt: np.ndarray | None = None) -> Sums:
     """The sums of hands first.. (values[hand, seat], the seat measure), each seat's hand grouped
-    by what it was dealt (the game's `dealt`, dealt again CHUNK hands at a time)."""
+    by what it was dealt (`dealt`, where the engine said, or the game's `dealt`, dealt again CHUNK
+    hands at a time)."""
     described = games.get(by.game)
     count, n = values.shape
     sums = Sums.zeros(n, by.groups)
     for lo in range(0, count, CHUNK):
         hi = min(count, lo + CHUNK)
         # no features (a row per seat): every hand in group 0, nothing to deal again
-        keys = by.keys(described.dealt(seed, first + lo, hi - lo, n)) if by.columns else np.zeros((hi - lo, n), int)
+        if not by.columns:
+            keys = np.zeros((hi - lo, n), int)
+        else:
+            keys = by.keys(dealt[lo:hi] if dealt is not None else described.dealt(seed, first + lo, hi - lo, n))
         sums.add(keys, values[lo:hi])
     return sums

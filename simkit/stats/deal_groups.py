@@ -9,68 +9,11 @@ interval over deals from them (the delta method, as simkit.stats.intervals does 
 import math
 from dataclasses import dataclass
 
-import numba as nb
 import numpy as np
 
-from simkit.core.blocks import most_blocks
+from simkit.stats.deal_fold import DealFold
 from simkit.stats.intervals import Z95
 from simkit.stats.moments import exact_add
-
-
-@nb.njit(cache=True, parallel=True)
-def fold(values, strategy, dealt, columns, radix, groups, first, second, blocks):
-    """Add deals d of values[r, d, s] (the seat measure of seat s in replay r) to the moments:
-    seat s of replay r is in group strategy[r, s] * groups + its key, the values dealt[d, s,
-    columns[k]] in mixed radix (radix[k] values each, the first slowest). A deal's vector v_d is
-    the sum of its seats' entries e_i = (x_i, 1) at their group, so v_d v_dᵀ = Σ_i e_i e_iᵀ + P + Pᵀ
-    with P = Σ_{i<j} e_i e_jᵀ: each pair of entries is added once, as it is (merging them by group
-    first measured slower), and the own terms e_i e_iᵀ come from each group's Σx², Σx and count.
-    The deals are split into `blocks`, each adding into its own part, summed after: whole
-    numbers, the same totals for any split."""
-    replays, deals, n = values.shape
-    size = first.shape[0]
-    firsts = np.zeros((blocks, size), np.int64)
-    squares = np.zeros((blocks, size), np.int64)
-    pairs = np.zeros((blocks, size, size), np.int64)
-    for b in nb.prange(blocks):
-        lo, hi = b * deals // blocks, (b + 1) * deals // blocks
-        at = np.empty(replays * n, np.int64)
-        x = np.empty(replays * n, np.int64)
-        key = np.empty(n, np.int64)
-        f, sq, p = firsts[b], squares[b], pairs[b]
-        for d in range(lo, hi):
-            for s in range(n):
-                k = 0
-                for col in range(columns.shape[0]):
-                    k = k * radix[col] + dealt[d, s, columns[col]]
-                key[s] = k
-            m = 0
-            for r in range(replays):
-                for s in range(n):
-                    at[m] = 2 * (strategy[r, s] * groups + key[s])
-                    x[m] = values[r, d, s]
-                    m += 1
-            for i in range(m):
-                gi, xi = at[i], x[i]
-                f[gi] += xi
-                f[gi + 1] += 1
-                sq[gi] += xi * xi
-                for j in range(i + 1, m):
-                    gj, xj = at[j], x[j]
-                    p[gi, gj] += xi * xj
-                    p[gi, gj + 1] += xi
-                    p[gi + 1, gj] += xj
-                    p[gi + 1, gj + 1] += 1
-    for b in range(blocks):
-        for a in range(size):
-            first[a] += firsts[b, a]
-            for c in range(size):
-                second[a, c] += pairs[b, a, c] + pairs[b, c, a]
-        for g in range(0, size, 2):  # the own terms: (x², x; x, 1) of every entry
-            second[g, g] += squares[b, g]
-            second[g, g + 1] += firsts[b, g]
-            second[g + 1, g] += firsts[b, g]
-            second[g + 1, g + 1] += firsts[b, g + 1]
 
 
 @dataclass
@@ -98,10 +41,17 @@ class DealGroups:
         """Deals of values[replay, deal, seat] (whole numbers), each seat's strategy strategy[replay,
         seat], and what each seat was dealt, dealt[deal, seat, feature], grouped as `by` says
         (simkit.stats.by_deal.By)."""
-        fold(values, np.ascontiguousarray(strategy, np.int64), dealt, np.array(by.columns, np.int64),
-             np.array([t + 1 for t in by.tops], np.int64), by.groups, self.first, self.second,
-             max(1, min(values.shape[1], most_blocks())))
-        self.deals += values.shape[1]
+        fold = DealFold(strategy, len(self.first) // 2 // by.groups, by.columns, by.tops, dealt.shape[2])
+        fold.add(values, dealt)
+        self.add_moments(*fold.finish(), values.shape[1])
+
+    def add_moments(self, first: np.ndarray, second: np.ndarray, deals: int, at: int = 0) -> None:
+        """`deals` more deals' Σ v_d and Σ v_d v_dᵀ (a fold's, simkit.stats.deal_fold), whose groups
+        at..at+len of them are ours."""
+        span = slice(2 * at, 2 * at + len(self.first))
+        self.first += first[span]
+        self.second += second[span, span]
+        self.deals += deals
 
     def rows(self, g: int) -> int:
         return int(self.first[2 * g + 1])

@@ -15,16 +15,23 @@ import pandas as pd  # noqa: E402
 TITLE = "What the deal is worth"
 WORDS = {"jokers": "one more joker", "ass": "being dealt the ass", "size": "one more card dealt",
          "low": "one more card of the lowest three values", "pairs": "one more pair in the first hand",
-         "most": "one more card of the first hand's commonest value"}
+         "most": "one more card of the first hand's commonest value", "first": "flipping first",
+         "turn": "one place later in the order of flipping"}
 # why a feature's value is not what adding it to a given hand would do (beyond "hands differ in other ways")
 CAVEATS = {"jokers": "a hand's size is fixed by the player count, so a joker comes with one other card fewer",
            "low": "a hand's size is fixed by the player count, so a low card comes with one other card fewer",
            "ass": "the seat dealt the ass leads the first trick (W6)",
            "pairs": "a hand of four cards with a pair holds fewer values to collect"}
+# features drawn at random apart from the cards: their values are what they do, not only what goes with them
+DRAWN = {"first": "the seat that flips first is drawn at random, apart from the cards (E4, H8)",
+         "turn": "the seat that flips first is drawn at random, apart from the cards (E4, H8)"}
 
 
 def caveat(names: tuple[str, ...]) -> str:
-    """The report's sentence on what the values are not."""
+    """The report's sentence on what the values are not (or, for features drawn at random, are)."""
+    if all(n in DRAWN for n in names):
+        return (f"Not observational: {DRAWN[names[0]]}, so a value is what the feature does under each strategy, "
+                "not only what goes with it.")
     said = [CAVEATS[n] for n in names if n in CAVEATS]
     more = f" ({'; '.join(said)})" if said else ""
     return ("It is observational: hands that differ in a feature differ in other ways too" + more + "; the values "

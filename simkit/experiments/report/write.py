@@ -131,9 +131,12 @@ def make_report(folder: str, baseline: str | None = None) -> Path:
     sentence = registry.marked_text(game_name, said_so.sentence, names)
     means = found[title_of(found)]
     caption_of = captions(said, int(means["n"].min()) if len(means) else 0, paired_table(found), baseline, means)
-    caption_of["deal-values.png"] = ("What one more of each feature of the seat's dealt hand goes with, per "
+    from simkit.experiments.report.dealt import DRAWN
+
+    drawn_at_random = bool(stats.layout.by) and all(n in DRAWN for n in stats.layout.by.names)
+    caption_of["deal-values.png"] = ("What one more of each feature of what the seat was dealt goes with, per "
                                      "strategy (the slope over the seat's rows), with its 95% interval over deals; "
-                                     "observational.")
+                                     + ("drawn at random, so what it does." if drawn_at_random else "observational."))
     headline = "variants.png" if VARIANTS in found else "sweep.png" if "sweep.png" in drawn else None
     beside = _beside(found, sections, drawn, headline)
     report = page.Page(name, _header(stats, meta), (sentence,) + ((dealt_line,) if dealt_line else ()),
@@ -168,7 +171,7 @@ def _dealt(stats: Statistics, sections: list, drawn: dict, said, meta: dict) -> 
     means = means.assign(mean=[f"{m:.3f} ± {h:.3f}" for m, h in zip(means["mean"], means["ci95"])],
                          n=[f"{n:,}" for n in means["n"]]).drop(columns=["ci95"] + [c for c in constant
                                                                                    if c in means.columns])
-    note = (f"{line} Each value is what one more of a feature of the seat's dealt hand goes with, in {unit}: "
+    note = (f"{line} Each value is what one more of a feature of what the seat was dealt goes with, in {unit}: "
             "the least-squares slope over the seat's rows (for a feature of 0 or 1, the difference of the two "
             "groups' means; negative: fewer), with its 95% interval over deals. " + dealt.caveat(stats.layout.by.names))
     sections.append((dealt.TITLE, markdown(shown), note))

@@ -6,6 +6,7 @@ import numpy as np
 import pyarrow as pa
 
 from simkit.games import Game, Measures, Objective, Option, Words
+from simkit.games.eigenwijs.features import FEATURES, dealt_of
 from simkit.games.eigenwijs.model import DEFAULT_MODEL, MODEL, PARAMETERS, check_values
 from simkit.games.eigenwijs.rules import (
     DEFAULT_RULES,
@@ -29,9 +30,10 @@ def _play(seatings: list[list], count: int, first: int, spec, cells: list, tally
           rows: bool = False) -> dict[str, np.ndarray]:
     """Games first..first+count-1 with each seating (a rotation of its cell's lineup, cells[r]
     seating r's, with the cell's model values), added to `tally` if given; the engine's arrays,
-    a seating each along their first axis (none where only the tally is wanted)."""
+    a seating each along their first axis (none where only the tally is wanted), the seat that
+    flipped first among them."""
     from simkit.games.eigenwijs import batch
-    from simkit.games.eigenwijs.engine import LEFT, TAKES, TURNS, WINNER
+    from simkit.games.eigenwijs.engine import LEFT, START, TAKES, TURNS, WINNER
 
     models = [MODEL.cell_overrides(spec, cell, seats) for seats, cell in zip(seatings, cells)]
     keep = tally is None or rows
@@ -40,7 +42,8 @@ def _play(seatings: list[list], count: int, first: int, spec, cells: list, tally
         return {}
     n = len(seatings[0])
     return {"winner": out[:, :, WINNER].astype(np.int8), "turns": out[:, :, TURNS].astype(np.int32),
-            "takes": out[:, :, TAKES:TAKES + n].astype(np.int32), "left": out[:, :, LEFT:LEFT + n].astype(np.int32)}
+            "takes": out[:, :, TAKES:TAKES + n].astype(np.int32), "left": out[:, :, LEFT:LEFT + n].astype(np.int32),
+            "start": out[:, :, START].astype(np.int8)}
 
 
 def _measured(played: dict[str, np.ndarray], n: int, first: int) -> pa.Table:
@@ -113,6 +116,7 @@ GAME = Game(
     seat_config=MODEL.seat_config, meta=_meta,
     simulate=_simulate, traces=_traces, show=_show, checker=_checker,
     picks=lambda record, i, number, match: number in (None, record["number"]),
+    features=FEATURES, dealt_of=lambda played, n: dealt_of(played["start"][0].astype(np.int64), n),
     bench="simkit.games.eigenwijs.bench", bench_players="2,4,6", reference_deals=200, strength=RATING,
     objective=lambda mode: Objective("share of games not won", True,
                                      lambda played, seat: played["winner"] != seat, share=True),

@@ -1,6 +1,8 @@
 """`simkit simulate` for Eigenwijs: per seat the chance of winning and what cost it the cards (E8,
 E9); per game how it ended, its length, its ties; each number with its 95% interval. The games
-are counted span by span (sums of integers), so memory does not grow with their number."""
+are counted span by span (sums of integers); kept per game are only whether each seat lost and
+where it sat from the start (a few bytes a seat, for `--by`; `simulate` checks that its games
+fit in memory, as for the other games' rows)."""
 
 
 import time
@@ -13,6 +15,7 @@ from simkit.games.eigenwijs.engine import (
     FALSE_SLAPS,
     HESITATIONS,
     LAST_SLAPS,
+    START,
     TAKEN,
     TAKES,
     TIES,
@@ -20,6 +23,7 @@ from simkit.games.eigenwijs.engine import (
     WINNER,
     WRONGS,
 )
+from simkit.games.eigenwijs.features import FEATURES, dealt_of
 from simkit.games.eigenwijs.rules import deck_note
 from simkit.games.summary import Summary, share
 from simkit.stats.intervals import mean_half
@@ -41,10 +45,14 @@ def games(seats: list, count: int, seed: int, rules: dict, model: dict, chunks: 
     batch.play(seats, 1, seed, rules, model)  # compile or load the engine outside the timing
     per_seat = {k: np.zeros(n, np.int64) for k in ("won", "takes", "wrong", "hesitations", "false", "last")}
     table = {k: 0 for k in ("turns", "turns2", "ties", "ties2", "capped", "taken")}
+    lost = np.zeros((count, n), np.int8)  # per game and seat, for `--by`: lost, and where it sat from the start
+    dealt = np.zeros((count, n, len(FEATURES)), np.int16)
     start = time.perf_counter()
     for lo, hi in spans(count, max(chunks, -(-count // SPAN)), progress):
         out = batch.play(seats, hi - lo, seed, rules, model, first=lo)
         per_seat["won"] += np.bincount(out[:, WINNER][out[:, WINNER] >= 0], minlength=n)[:n]
+        lost[lo:hi] = out[:, WINNER][:, None] != np.arange(n)
+        dealt[lo:hi] = dealt_of(out[:, START], n)
         for key, at in (("takes", TAKES), ("wrong", WRONGS), ("hesitations", HESITATIONS), ("false", FALSE_SLAPS),
                         ("last", LAST_SLAPS)):
             per_seat[key] += out[:, at:at + n].sum(axis=0)
@@ -67,4 +75,4 @@ def games(seats: list, count: int, seed: int, rules: dict, model: dict, chunks: 
              "per seat: times per game it took the cards (any reason), and for a wrong word, a hesitation "
              "over the limit, a false slap, the last slap at a tie (E8, E9)", deck_note(rules))
     return Summary("games", pd.DataFrame(rows).set_index("seat"), lines, f"{count / elapsed:,.0f} games/s, "
-                   f"{table['turns'] / elapsed:,.0f} turns/s", elapsed)
+                   f"{table['turns'] / elapsed:,.0f} turns/s", elapsed, lost, dealt)

@@ -17,6 +17,7 @@ from simkit.games.whos_the_ass.hand import HAND_WIDTH
 from simkit.games.whos_the_ass.rules import MAX_PLAYERS, ass_joker_code, check_players, check_rules
 from simkit.games.whos_the_ass.strategy import Seat, lineup_arrays, rotation_arrays
 from simkit.games.whos_the_ass.trace import hand_record
+from simkit.stats.deal_fold import DealFold, fold_blocks
 from simkit.stats.tally import Tally, slots
 from simkit.strategies.decisions import engine
 
@@ -73,13 +74,14 @@ def play(seats: list[Seat], hands: int, seed: int, rules: dict | None = None, fi
 
 def play_rotations(rotations: list[list[Seat]], hands: int, seed: int, rules: dict | None = None, first: int = 0,
                    chunks: int = 1, progress: Callable[[int], None] | None = None,
-                   tally: tuple | None = None, alone: bool | None = None) -> HandResults:
+                   tally: tuple | None = None, alone: bool | None = None, fold: tuple | None = None) -> HandResults:
     """Play hands first..first+hands-1 with each seating of `rotations` (the same deals replayed,
     the strategies moved round the table; the results' first axis), on all threads, each deal in
     every seating before the next; identical for any `chunks`. With a `tally` (simkit.stats.tally; its
     deal slots 0..hands-1), each hand is added to it as it is played. A table of one strategy
     plays it written into the loop on long runs, or as `alone` says (simkit.games.whos_the_ass.alone):
-    the same results."""
+    the same results. With a `fold` (simkit.stats.deal_fold.DealFold's arrays: a spec's `by`),
+    each deal is added to it as it is played."""
     seed, rules = _validated(rotations[0], seed, rules or {})
     check_count(hands, "hands")
     n, count = len(rotations[0]), len(rotations)
@@ -89,12 +91,14 @@ def play_rotations(rotations: list[list[Seat]], hands: int, seed: int, rules: di
     out = HandResults(np.zeros((count, hands, n), np.int16), np.zeros((count, hands), np.int16),
                       np.zeros((count, hands), np.int8))
     tally = Tally.off() if tally is None else tally
+    fold = DealFold.off() if fold is None else fold
     for lo, hi in spans(hands, chunks, progress):
         part = out if (lo, hi) == (0, hands) else HandResults(*(np.zeros((count, hi - lo) + a.shape[2:], a.dtype)
                                                                   for a in (out.penalties, out.tricks, out.ass_end)))
         errs = engine(rotations[0], play_hands, fns, order, params, whole, by_whole, n, code, np.uint64(seed),
                       first + lo,
-                      part.penalties, part.tricks, part.ass_end, blocks_for(hi - lo), slots(tally, lo, hi))
+                      part.penalties, part.tricks, part.ass_end, fold, fold_blocks(fold, blocks_for(hi - lo)),
+                      slots(tally, lo, hi))
         _check(rotations, errs)
         if part is not out:
             out.penalties[:, lo:hi], out.tricks[:, lo:hi], out.ass_end[:, lo:hi] = part.penalties, part.tricks, \

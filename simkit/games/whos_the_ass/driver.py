@@ -16,10 +16,12 @@ from simkit.games.whos_the_ass import view as V
 from simkit.games.whos_the_ass.alone import PLAY_ALONE
 from simkit.games.whos_the_ass.deal import STACK_DTYPE, STACK_SIZE, deal
 from simkit.games.whos_the_ass.engine import ERR_WIDTH, LOG_WIDTH, penalty_of, play, seed_seats, start
+from simkit.games.whos_the_ass.features import count_features
 from simkit.games.whos_the_ass.hand import HAND_WIDTH
 from simkit.games.whos_the_ass.measures import add_hands, add_match
 from simkit.games.whos_the_ass.rules import MAX_PLAYERS
 from simkit.games.whos_the_ass.strategy import LINEUP
+from simkit.stats.deal_fold import FOLD, add_deal, features_of, folding
 from simkit.stats.tally import DEALS, TALLY, TALLY_WIDE, buffers, counting, flush
 
 _PARAMS = nb.float64[:, ::1]
@@ -27,7 +29,7 @@ _ROTATED = (nb.int64[:, ::1], nb.float64[:, :, ::1])  # order[r, s], params[r, s
 _ALONE = (PLAY_ALONE, nb.int64)  # (whos_the_ass.alone) the loop of a one-strategy table, and whether to use it
 _PLAY_SIG = nb.int64[:, ::1](
     LINEUP, *_ROTATED, *_ALONE, nb.int64, nb.int64, nb.uint64, nb.int64,
-    nb.int16[:, :, ::1], nb.int16[:, ::1], nb.int8[:, ::1], nb.int64, TALLY,
+    nb.int16[:, :, ::1], nb.int16[:, ::1], nb.int8[:, ::1], FOLD, nb.int64, TALLY,
 )
 _MATCH_SIG = nb.int64[:, ::1](
     LINEUP, *_ROTATED, *_ALONE, nb.int64, nb.int64, nb.uint64, nb.int64, nb.int64, nb.int64,
@@ -66,18 +68,22 @@ def _play_seating(strats, order, params, whole, alone, r, n, ass_joker, leader, 
 
 @nb.njit(cache=True, _nrt=False)
 def _play_range(strats, order, params, whole, alone, n, ass_joker, seed, first, lo, hi, penalties, tricks, ass_end,
-                err, tally, b, scratch, kept):
+                fold, err, tally, b, scratch, kept):
     """Hands first+lo .. first+hi-1, each dealt once and played in every rotation r, into
-    [r, lo..hi-1], and each into the tally (as block b, its buffers `kept`) once played in every
-    rotation; stops at the first illegal move (err: rotation, hand, the engine's row). In arrays
-    made beforehand (`_scratch`), without numba's reference counting (see simkit.stats.tally)."""
+    [r, lo..hi-1], and each into the fold of a spec's `by` (unless it is empty) and into the
+    tally (as block b, its buffers `kept`) once played in every rotation; stops at the first
+    illegal move (err: rotation, hand, the engine's row). In arrays made beforehand
+    (`_scratch`), without numba's reference counting (see simkit.stats.tally)."""
     hands, view, stack, rng, rngs, scores, log, e, dealt = scratch
     counted, since = counting(tally), lo
     replayed = order.shape[0] > 1  # one seating plays the deal where it is dealt: no copy
+    by = folding(fold)
     for h in range(lo, hi):
         key = hand_state(seed, first + h)
         rng[0] = key
         leader = deal(dealt if replayed else hands, stack, n, rng)
+        if by:
+            count_features(dealt if replayed else hands, n, features_of(fold, b))
         for r in range(order.shape[0]):
             if replayed:
                 copy_rows(hands[:n], dealt[:n])
@@ -92,6 +98,8 @@ def _play_range(strats, order, params, whole, alone, n, ass_joker, seed, first, 
             ass_end[r, h] = view[V.ASS_HOLDER]
             for s in range(n):
                 penalties[r, h, s] = penalty_of(hands[s])
+        if by:
+            add_deal(fold, b, penalties, h, features_of(fold, b))
         if counted and (h + 1 - since == DEALS or h + 1 == hi):  # the deals since the last fold, at once
             add_hands(penalties, ass_end, tricks, since, h + 1, tally, kept, b)
             since = h + 1
@@ -100,11 +108,12 @@ def _play_range(strats, order, params, whole, alone, n, ass_joker, seed, first, 
 
 
 @nb.njit(_PLAY_SIG, parallel=True, nogil=True, cache=True)
-def play_hands(strats, order, params, whole, alone, n, ass_joker, seed, first, penalties, tricks, ass_end, blocks,
-               tally):
+def play_hands(strats, order, params, whole, alone, n, ass_joker, seed, first, penalties, tricks, ass_end, fold,
+               blocks, tally):
     """Play hands `first`.. of the run (tricks.shape[1] of them) in every rotation r of the
     lineup (or, with `alone`, by `whole`: simkit.games.whos_the_ass.alone), into penalties[r], tricks[r],
-    ass_end[r], on all threads in `blocks` blocks, each hand in every rotation before the next;
+    ass_end[r] (and into the fold of a spec's `by`, unless it is empty: simkit.stats.deal_fold),
+    on all threads in `blocks` blocks, each hand in every rotation before the next;
     hand i is deal slot i of the tally (simkit.stats.tally; empty: none), added as it is played.
 
     Returns an error table, one row per block: (rotation, failing hand, or NO_ERROR twice, then
@@ -116,7 +125,7 @@ def play_hands(strats, order, params, whole, alone, n, ass_joker, seed, first, p
     for b in nb.prange(blocks):
         lo, hi = block_range(b, blocks, count)
         _play_range(strats, order, params, whole, alone, n, ass_joker, seed, first, lo, hi, penalties, tricks, ass_end,
-                    errs[b], tally, b, _scratch(), buffers(tally))
+                    fold, errs[b], tally, b, _scratch(), buffers(tally))
     return errs
 
 

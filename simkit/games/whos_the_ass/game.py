@@ -16,14 +16,15 @@ def _seats_for(specs: list, players: int) -> list:
 
 
 def _play(seatings: list[list], count: int, first: int, spec, cells: list, tally: tuple | None = None,
-          rows: bool = False) -> dict[str, np.ndarray]:
+          rows: bool = False, fold: tuple | None = None) -> dict[str, np.ndarray]:
     """Deals first..first+count-1 (hands, or matches) with each seating (a rotation of its
-    cell's lineup: cells[r] is seating r's), added to `tally` if given; the engine's arrays
-    (every hand's or match's: the rows need nothing more)."""
+    cell's lineup: cells[r] is seating r's), added to `tally` if given, and single hands to
+    `fold` (a spec's `by`: simkit.stats.deal_fold) if given, as the engine plays them; the
+    engine's arrays (every hand's or match's: the rows need nothing more)."""
     from simkit.games.whos_the_ass import batch
 
     if spec.match["mode"] == "single":
-        res = batch.play_rotations(seatings, count, spec.seed, spec.rules, first=first, tally=tally)
+        res = batch.play_rotations(seatings, count, spec.seed, spec.rules, first=first, tally=tally, fold=fold)
         return {"penalties": res.penalties, "ass_end": res.ass_end, "tricks": res.tricks}
     res = batch.match_rotations(seatings, count, spec.seed, spec.rules, hands=spec.match.get("hands", 0),
                                 threshold=spec.match.get("threshold", 0), first=first, tally=tally)
@@ -136,5 +137,5 @@ GAME = Game(
         match is None and number in (None, record["hand"])),
     show=_show, checker=_checker,
     bench="simkit.games.whos_the_ass.bench", bench_players="3,4,6,8,12", reference_deals=300, strength=RATING,
-    objective=_objective, features=FEATURES, dealt=_dealt,
+    objective=_objective, features=FEATURES, dealt=_dealt, folds_by=True,
 )
