@@ -11,6 +11,7 @@ EXAMPLES = {  # spec -> the size `make example` runs it at, and figures it must 
     "joker-timing": (20000, ("difference.png", "sweep.png", "comparison.png", "distribution.png", "hand-length.png")),
     "ezelen-passing": (200, ("difference.png", "comparison.png", "donkey.png", "loss-causes.png",
                              "first-signal.png")),
+    "card-values": (20000, ("difference.png", "comparison.png", "distribution.png", "deal-values.png")),
 }
 
 
