@@ -1,9 +1,10 @@
 """Every `simkit …` example in the README runs as written, in the order written, in a fresh folder
 that holds the repository's experiments/ and strategies/: the placeholders, in capitals, are
 filled in (SPEC, DIR, N, …), optional parts in [brackets] are written out (the first of [a | b]),
-and `ADDR` is the address of a Dask cluster this test starts. A `simkit run` example (but one
-that resumes) starts in a fresh --out folder, as a reader trying it would choose. An inline
-`simkit COMMAND` without arguments names the command and is not an example."""
+and `ADDR` is the address of a Dask cluster this test starts; `simkit play` is fed a move a line.
+A `simkit run` example (but one that resumes) starts in a fresh --out folder, as a reader trying
+it would choose. An inline `simkit COMMAND` without arguments names the command and is not an
+example."""
 
 import re
 import shlex
@@ -49,7 +50,7 @@ def filled(command: str, addr: str) -> list[str]:
 
 def groups(commands: list[str]) -> list[list[str]]:
     """The examples in runs that share files, each in the README's order: an example that names a
-    file or folder an earlier one wrote (`-o`, `--out`) runs after it, in its group; the groups
+    file or folder an earlier one wrote (`-o`, `--out`, `--save`) runs after it, in its group; the groups
     are independent, so the suite's workers can run them side by side."""
     out: list[list[str]] = []
     wrote: dict[str, int] = {}
@@ -60,7 +61,7 @@ def groups(commands: list[str]) -> list[list[str]]:
             out.append([])
             home = len(out) - 1
         out[home].append(command)
-        for flag in ("-o", "--out"):
+        for flag in ("-o", "--out", "--save"):
             if flag in words and words.index(flag) + 1 < len(words):
                 wrote[words[words.index(flag) + 1]] = home
     return out
@@ -70,6 +71,7 @@ GROUPS = groups(examples(README.read_text()))
 # the full-size field example (41.5 M hands, two minutes): `pytest -m slow`; by default its spec's
 # analysis and its first profiles are checked against the committed example (test_example_report)
 SLOW = ("field experiments/field-4p.toml",)
+MOVES = "1\n" * 3000  # what a person types to `simkit play`: always the first move listed (other commands read none)
 
 
 def test_the_readme_names_its_examples():
@@ -108,7 +110,7 @@ def test_every_readme_example_runs_as_written(group, tmp_path, request):
         ran.add(tuple(words))
         if words[1] == "run" and "--resume" not in words and "--out" in words:  # each example its own run
             shutil.rmtree(tmp_path / words[words.index("--out") + 1], ignore_errors=True)
-        done = subprocess.run(words, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+        done = subprocess.run(words, cwd=tmp_path, capture_output=True, text=True, timeout=600, input=MOVES)
         assert done.returncode == 0, f"{command}\n{done.stdout[-1500:]}\n{done.stderr[-1500:]}"
     if any("-o hands.jsonl" in c for c in group):
         assert (tmp_path / "hands.jsonl").is_file()

@@ -11,7 +11,7 @@ import sys
 
 import click
 
-from simkit.cli import analyses, bench, grade, play, run, strength
+from simkit.cli import analyses, bench, grade, human, play, run, strength
 from simkit.cli.options import EXIT_BAD_INPUT
 from simkit.core.errors import SimkitError
 
@@ -22,7 +22,7 @@ def cli():
     """Monte Carlo strategy analysis for Who's the Ass?, Ezelen and Eigenwijs."""
 
 
-for command in (play.simulate, play.trace, play.show, grade.grade, play.check, strength.strength,
+for command in (play.simulate, play.trace, play.show, grade.grade, play.check, human.play_table, strength.strength,
                 strength.search_strength, run.run,
                 analyses.tune, analyses.field, run.report, play.list_strategies, bench.bench):
     cli.add_command(command)

@@ -1,0 +1,1 @@
+"""A person at the table: `simkit play`'s hands against the strategies, graded, and replayed."""
