@@ -11,6 +11,8 @@ from simkit.cli.options import engine_threads_opt, set_threads
 from simkit.core.errors import SimkitError, check_count
 from simkit.core.rng import check_seed
 
+MOST_HANDS = 1_000_000_000  # past any trace file or grading a machine finishes
+
 
 @click.command(short_help="Grade moves with the search bot: a trace file's seat, or a grading spec's strategies.")
 @click.argument("source", type=str)
@@ -38,8 +40,8 @@ def grade(source, seat, out, search, samples, seed, hands, moves, threads):
     from simkit.analyses.grading.grade import check_samples, grade_file, lost_by_point, model_shares, shares_text
 
     set_threads(threads)  # hands are graded side by side on these threads; the grades do not depend on them
-    if hands is not None:
-        check_count(hands, "--hands")
+    if hands is not None and check_count(hands, "--hands") > MOST_HANDS:
+        raise SimkitError(f"--hands must be at most {MOST_HANDS:,} (hands graded in one call), got {hands:,}")
     if source.endswith(".toml"):
         given = [name for name, v in (("--seat", seat), ("--search", search), ("--samples", samples),
                                       ("--seed", seed), ("--moves", moves or None)) if v is not None]

@@ -108,10 +108,11 @@ def trace(game, players, seed, strategies, rule_pairs, model_pairs, strategy_fil
 @click.option("--round", "round_no", type=int, default=None, help="Ezelen: the round of --match (default: 0).")
 @click.option("--grade", "graded", type=int, default=None,
               help="Who's the Ass?: grade this seat's moves with the search and print each one's cost beside it.")
-@click.option("--search", "search", type=str, default="pimc", show_default=True,
-              help="With --grade: the search that grades (pimc or cheat, with its rollout= and opponents=).")
-@click.option("--samples", type=int, default=64, show_default=True, help="With --grade: samples per decision.")
-@click.option("--seed", "-s", type=str, default="0", show_default=True, help="With --grade: the grading's seed.")
+@click.option("--search", "search", type=str, default=None,
+              help="With --grade: the search that grades (pimc or cheat, with its rollout= and opponents=; "
+                   "default pimc).")
+@click.option("--samples", type=int, default=None, help="With --grade: samples per decision (default 64).")
+@click.option("--seed", "-s", type=str, default=None, help="With --grade: the grading's seed (default 0).")
 def show(file, hand, match, round_no, graded, search, samples, seed):
     """Print one traced hand trick by trick (A = the ass, J = joker), or an Ezelen round turn by turn;
     with --grade SEAT, each of that seat's moves with a choice beside its cost against the search's
@@ -123,6 +124,11 @@ def show(file, hand, match, round_no, graded, search, samples, seed):
     for value, option in ((hand, "--hand"), (match, "--match"), (round_no, "--round")):
         if value is not None:
             check_count(value, option, least=0)
+    if graded is None:
+        given = [name for name, v in (("--search", search), ("--samples", samples), ("--seed", seed)) if v is not None]
+        if given:
+            raise SimkitError(f"{given[0]} goes with --grade SEAT")
+    search, samples, seed = search or "pimc", 64 if samples is None else samples, seed or "0"
     inputs.trace_file(file)
     record = find_record(file, hand, match, round_no)
     if graded is None:

@@ -16,6 +16,8 @@ ANALYSIS = {"starts": 64, "bootstrap": 100, "epsilon": 0.0001, "steps": 4000}
 MOST_PROFILES = 20_000   # profiles a field plays at one player count (1,365 for 12 strategies at 4)
 MOST_SEATINGS = 500_000  # distinct seatings of all profiles at one player count (K^n)
 MOST_BOOTSTRAP = 1000
+# the replicator's steps and starts: far beyond what settles (4,000 and 64 by default), and what a run can hold
+MOST = {"starts": 100_000, "steps": 10_000_000, "bootstrap": MOST_BOOTSTRAP}
 
 
 @dataclass(frozen=True)
@@ -127,8 +129,8 @@ def _analysis(data: dict) -> dict:
         if isinstance(v, bool) or not isinstance(v, int) or v < (0 if key == "bootstrap" else 1):
             raise SimkitError(f"key 'analysis.{key}' must be a whole number of at least "
                               f"{0 if key == 'bootstrap' else 1}, got {v!r}")
-    if out["bootstrap"] > MOST_BOOTSTRAP:
-        raise SimkitError(f"key 'analysis.bootstrap' must be at most {MOST_BOOTSTRAP}, got {out['bootstrap']}")
+        if v > MOST[key]:
+            raise SimkitError(f"key 'analysis.{key}' must be at most {MOST[key]:,}, got {v:,}")
     eps = out["epsilon"]
     if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not 0 < eps < 1:
         raise SimkitError(f"key 'analysis.epsilon' must be between 0 and 1 (a share of the payoffs' spread), "
