@@ -44,3 +44,20 @@ def test_sizes_and_options_that_do_not_apply_are_one_line(run, trace, tmp_path, 
     code, out, err = run(*[named.get(a, a) for a in args])
     assert code == 2 and message in err and err.count("\n") == 1 and not out
     assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize("args, message", [
+    (("simulate", "--game", "eigenwijs", "-n", "4", "-H", "10", "--chicks", "true", "--rule", "chicks=false"),
+     "--chicks true and --rule chicks=false set the same rule differently"),
+    (("simulate", "-n", "4", "-H", "10", "--rule", "ass_joker=1", "--rule", "ass_joker=any"),
+     "--rule ass_joker=1 and --rule ass_joker=any set the same rule differently"),
+])
+def test_two_options_that_set_one_rule_differently_are_an_error(run, args, message):
+    code, out, err = run(*args)
+    assert code == 2 and message in err and err.count("\n") == 1 and not out
+
+
+def test_two_options_that_agree_are_fine(run):
+    code, _, err = run("simulate", "--game", "eigenwijs", "-n", "4", "-H", "10", "--chicks", "true", "--rule",
+                       "chicks=true")
+    assert code == 0, err

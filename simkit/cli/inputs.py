@@ -42,6 +42,8 @@ def rules(game: Game, pairs: tuple[str, ...] = (), flags: dict | None = None) ->
     chosen = {}
     for text in pairs:
         name, value = name_value("--rule", text)
+        if name in chosen and chosen[name] != number(value):
+            raise SimkitError(f"--rule {name}={chosen[name]} and --rule {text.strip()} set the same rule differently")
         chosen[name] = number(value)
     for rule, value in (flags or {}).items():
         if value is None:
@@ -51,6 +53,9 @@ def rules(game: Game, pairs: tuple[str, ...] = (), flags: dict | None = None) ->
             flag = "--" + rule.replace("_", "-")
             owners = " and ".join(games.get(g).title for g in shorthands().get(flag, ()))
             raise SimkitError(f"{flag} is a rule option of {owners}; {game.title} has no such rule")
+        if option.rule in chosen and str(chosen[option.rule]).lower() != str(value).lower():
+            raise SimkitError(f"{option.flag} {value} and --rule {option.rule}={chosen[option.rule]} set the same "
+                              "rule differently")
         chosen[option.rule] = value
     return game.check_rules(chosen)
 
