@@ -125,6 +125,40 @@ def chunks_of(monkeypatch, deals: int) -> None:
     monkeypatch.setattr(runner, "CHUNK_HANDS", 0)
 
 
+# a small tuning and a small field, shared by their tests and the kill/resume tests
+TINY_TUNING = """
+name = "tiny"
+players = 4
+seed = 3
+field = ["greedy", "greedy", "greedy"]
+tune = "compose(lead={lead}, follow=greedy, jokers={jokers})"
+budget = 200000
+
+[space]
+lead = ["greedy", "lowest"]
+jokers = ["spend", "hoard(release_at={release_at})"]
+release_at = {low = 2, high = 4}
+
+[race]
+first = 64
+
+[confirm]
+deals = 300
+"""
+TINY_FIELD = """
+name = "tiny"
+players = 3
+seed = 5
+hands = 96
+pool = ["lowest", "random", "greedy"]
+
+[analysis]
+starts = 8
+bootstrap = 6
+steps = 600
+"""
+
+
 def toml_with(text: str, **changes) -> dict:
     """A spec's TOML text as a dict, with keys changed (None: the key removed)."""
     import tomllib

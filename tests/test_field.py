@@ -11,7 +11,7 @@ import numba as nb
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import built_in_fields, toml_with
+from conftest import TINY_FIELD, built_in_fields, toml_with
 
 from simkit import experiments
 from simkit.analyses.field import profiles
@@ -26,18 +26,7 @@ from simkit.experiments.report import tables
 from simkit.experiments.spec import parse_spec_dict
 from simkit.strategies.plugins import load_strategy_file
 
-TINY = """
-name = "tiny"
-players = 3
-seed = 5
-hands = 96
-pool = ["lowest", "random", "greedy"]
-
-[analysis]
-starts = 8
-bootstrap = 6
-steps = 600
-"""
+TINY = TINY_FIELD
 
 
 def tiny(**changes) -> dict:

@@ -10,6 +10,7 @@ import collections
 import contextlib
 import io
 import json
+import math
 import os
 import re
 import sys
@@ -39,6 +40,12 @@ MODELS = st.sampled_from(["attention=0.5", "attention=1,1,1,1", "attention=9", "
                           "reaction_median=0.3"])
 
 
+OUTS = st.sampled_from(["OUT/run", "OUT", "OUT/t.jsonl", ""])
+# numbers a spec may hold: good ones, and huge, negative, not whole, not a number, infinite
+NUMBERS = st.sampled_from([5, 20, 0, -3, "x", 2.5, True, 10 ** 20, 2 ** 64, float("nan"), float("inf"),
+                           float("-inf")])
+
+
 def _option(name: str, values) -> st.SearchStrategy:
     return st.tuples(st.just(name), values)
 
@@ -60,30 +67,76 @@ def _command() -> st.SearchStrategy:
         "run": [_option("--out", st.sampled_from(["OUT/run", "OUT", "OUT/t.jsonl", ""])), _option("-H", COUNTS),
                 st.just(("--resume",)), _option("--threads", st.sampled_from(["1", "0"]))],
         "report": [_option("--baseline", st.sampled_from(["lowest", "greedy", "nonsense", ""]))],
+        "tune": [_option("--out", OUTS), _option("--budget", COUNTS), st.just(("--resume",))],
+        "field": [_option("--out", OUTS), _option("-H", COUNTS), st.just(("--resume",))],
+        "grade": [_option("--out", OUTS), _option("-H", COUNTS), st.just(("--resume",)), _option("--seat", SMALL)],
     }
     return st.sampled_from(sorted(per)).flatmap(lambda name: st.tuples(
         st.just(name), st.lists(st.one_of(*per[name]), max_size=4) if per[name] else st.just([])))
 
 
 def _spec_text() -> st.SearchStrategy:
-    """A spec file: mostly a TOML table of known keys with good and bad values, sometimes junk."""
+    """A spec file: mostly a TOML table of known keys (an experiment's, a tuning's, a field's, a
+    grading's, an Eigenwijs experiment's) with good and bad values, sometimes junk."""
     values = {"name": st.sampled_from(["f", "", "a b"]), "players": st.sampled_from([4, 3, 2, 13, "4", -1]),
               "hands": st.sampled_from([5, 20, 0, -3, "x", 10 ** 20]), "seed": st.sampled_from([1, -1, "z"]),
               "lineup": st.sampled_from([["lowest", "greedy", "lowest", "lowest"], ["nope"], [], "lowest",
                                          ["greedy", "sticky", "memory", "random"]]),
               "baseline": st.sampled_from(["lowest", "greedy", "nope"]), "game": GAMES,
               "seating": st.sampled_from(["rotate", "fixed", "spin"]), "pool": st.sampled_from([["lowest", "greedy"]])}
-    table = st.fixed_dictionaries({}, optional=values).map(_toml)
+    tuning = {"name": st.just("t"), "players": st.sampled_from([3, 4, float("nan")]),
+              "field": st.sampled_from([["greedy"] * 3, ["greedy"] * 2, ["nope"] * 3]),
+              "tune": st.sampled_from(["compose(lead={lead}, follow=greedy)", "greedy", "{x}"]),
+              "space": st.sampled_from([{"lead": ["greedy", "lowest"]}, {},
+                                        {"lead": {"low": 0, "high": float("inf")}}]),
+              "budget": st.one_of(st.just(20000), NUMBERS), "race": st.builds(lambda v: {"first": v}, NUMBERS),
+              "confirm": st.builds(lambda v: {"deals": v}, NUMBERS), "default": st.sampled_from(["greedy", "nope"])}
+    field = {"name": st.just("f"), "players": st.sampled_from([3, float("nan"), [3, 4]]), "hands": NUMBERS,
+             "pool": st.sampled_from([["lowest", "random"], ["nope", "lowest"], []]),
+             "analysis": st.builds(lambda k, v: {k: v}, st.sampled_from(["steps", "starts", "bootstrap", "epsilon"]),
+                                   NUMBERS)}
+    grading = {"name": st.just("g"), "players": st.sampled_from([3, 4, float("inf")]),
+               "hands": st.one_of(st.just(2), NUMBERS), "graded": st.sampled_from([["greedy"], [], ["nope"]]),
+               "field": st.sampled_from(["lowest", "nope"]), "samples": st.one_of(st.just(4), NUMBERS),
+               "seat": NUMBERS}
+    eigenwijs = {"name": st.just("e"), "game": st.just("eigenwijs"), "players": st.sampled_from([3, 7, float("nan")]),
+                 "hands": NUMBERS, "lineup": st.sampled_from([["right"], ["nope"]]),
+                 "rules": st.builds(lambda k, v: {k: v}, st.sampled_from(["chicks", "egg_cards", "hesitation",
+                                                                         "max_turns", "colours"]),
+                                    st.one_of(NUMBERS, st.sampled_from(["yes", [5, 4, 3], [float("inf")], []]))),
+                 "model": st.builds(lambda v: {"attention": v}, NUMBERS)}
+    table = st.one_of(*(st.fixed_dictionaries({}, optional=kind).map(_toml)
+                        for kind in (values, values, tuning, field, grading, eigenwijs)))
     junk = st.sampled_from(["", "players = ", "[[[", "name = 'x'\nplayers = 4\n", "\x00\x01binary"])
     valid = st.sampled_from([_toml({"name": "f", "players": 4, "hands": 5, "seed": 1,
                                     "lineup": ["greedy", "lowest", "lowest", "lowest"]}),
                              _toml({"name": "g", "game": "ezelen", "players": 3, "hands": 5,
-                                    "lineup": ["greedy", "sticky", "memory"], "baseline": "greedy"})])
+                                    "lineup": ["greedy", "sticky", "memory"], "baseline": "greedy"}),
+                             _toml({"name": "t", "players": 3, "field": ["greedy"] * 2, "budget": 20000,
+                                    "tune": "compose(lead={lead}, follow=greedy)",
+                                    "space": {"lead": ["greedy", "lowest"]}, "race": {"first": 16},
+                                    "confirm": {"deals": 50}}),
+                             _toml({"name": "f", "players": 3, "hands": 20, "pool": ["lowest", "random"]}),
+                             _toml({"name": "g", "players": 3, "hands": 2, "graded": ["greedy"], "field": "lowest",
+                                    "samples": 4}),
+                             _toml({"name": "e", "game": "eigenwijs", "players": 3, "hands": 20,
+                                    "lineup": ["right"], "rules": {"chicks": True}})])
     return st.one_of(table, table, valid, junk)
 
 
-def _toml(data: dict) -> str:
-    return "".join(f"{k} = {json.dumps(v)}\n" for k, v in data.items())
+def _toml(data: dict, prefix: str = "") -> str:
+    """TOML text of `data` (its tables after its plain keys); nan and inf as TOML writes them."""
+    def value(v) -> str:
+        if isinstance(v, float) and not math.isfinite(v):
+            return "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")
+        if isinstance(v, list):
+            return "[" + ", ".join(map(value, v)) + "]"
+        if isinstance(v, dict):
+            return "{" + ", ".join(f"{k} = {value(x)}" for k, x in v.items()) + "}"
+        return json.dumps(v)
+    plain = "".join(f"{k} = {value(v)}\n" for k, v in data.items() if not isinstance(v, dict))
+    return plain + "".join(f"\n[{prefix}{k}]\n" + _toml(v, f"{prefix}{k}.") for k, v in data.items()
+                           if isinstance(v, dict))
 
 
 def _trace_text(valid: list[str]) -> st.SearchStrategy:
@@ -146,7 +199,8 @@ def test_every_command_line_exits_cleanly(command, spec, trace, traces, tmp_path
     (work / "kept.txt").write_text("an earlier result")
     (work / "LINK").symlink_to(work / "kept.txt")
     name, options = command
-    argv = [name] + ({"run": [str(work / "spec.toml")], "show": [str(work / "trace.jsonl")],
+    spec_named = {command: [str(work / "spec.toml")] for command in ("run", "tune", "field", "grade")}
+    argv = [name] + ({**spec_named, "show": [str(work / "trace.jsonl")],
                       "check": [str(work / "trace.jsonl")], "report": [str(work / "OUT")]}.get(name, []))
     for option in options:
         argv += [str(work / v) if v in ("OUT", "LINK") or v.startswith("OUT/") else v for v in option]

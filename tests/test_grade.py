@@ -218,27 +218,31 @@ def test_options_that_belong_to_the_other_source_are_refused(tmp_path):
 
 
 def test_an_interrupted_grading_leaves_the_earlier_one_whole(tmp_path, monkeypatch):
+    """Ctrl-C while the hands are graded, or while the new grading is made whole beside the
+    folder: the earlier grading stays whole (its files as they were), the hands graded are kept
+    apart (.partial) for --resume, and nothing is left beside the folder."""
     from simkit.analyses.grading import grade as grading  # where a grading run's hands are graded
-    from simkit.analyses.grading.run import run_grading
+    from simkit.analyses.grading.run import PARTIAL, run_grading
     from simkit.analyses.grading.spec import load_grading
 
     spec = load_grading(str(_spec(tmp_path, "")))
     run_grading(spec, str(tmp_path / "a"))
     before = {p.name: p.read_bytes() for p in (tmp_path / "a").iterdir()}
-    calls = []
-
-    def interrupted(*args, **kwargs):
-        calls.append(1)
-        if len(calls) == 4:
+    def interrupted(record, *args, **kwargs):
+        if record["strategies"][0] == "greedy" and record["hand"] == 1:  # whichever thread grades it
             raise KeyboardInterrupt
-        return grade(*args, **kwargs)
+        return grade(record, *args, **kwargs)
+
+    def files():
+        return {p.name: p.read_bytes() for p in (tmp_path / "a").iterdir() if p.name != PARTIAL}
 
     monkeypatch.setattr(grading, "grade", interrupted)
     with pytest.raises(KeyboardInterrupt):
         run_grading(spec, str(tmp_path / "a"))
-    assert {p.name: p.read_bytes() for p in (tmp_path / "a").iterdir()} == before
+    assert files() == before
+    kept = [len((tmp_path / "a" / PARTIAL / f"traces-{k}.jsonl").read_text().splitlines()) for k in (1, 2)]
+    assert kept == [3, 1]  # random's three hands and greedy's first, graded before Ctrl-C
     monkeypatch.setattr(grading, "grade", grade)
-    monkeypatch.setattr(grading, "make_grading_report", None, raising=False)
 
     def broken(*args, **kwargs):
         raise KeyboardInterrupt  # while the new folder is being written, beside the old one
@@ -247,9 +251,11 @@ def test_an_interrupted_grading_leaves_the_earlier_one_whole(tmp_path, monkeypat
 
     monkeypatch.setattr(report, "make_grading_report", broken)
     with pytest.raises(KeyboardInterrupt):
-        run_grading(spec, str(tmp_path / "a"))
-    assert {p.name: p.read_bytes() for p in (tmp_path / "a").iterdir()} == before
+        run_grading(spec, str(tmp_path / "a"), resume=True)
+    assert files() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "g.toml"]  # nothing left beside it
+    with pytest.raises(SimkitError, match="holds an unfinished grading: finish it with --resume"):
+        run_grading(spec, str(tmp_path / "a"))
 
 
 def test_a_grading_is_written_only_into_a_new_folder_or_an_earlier_grading(tmp_path):

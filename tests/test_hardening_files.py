@@ -164,11 +164,12 @@ class FullDisk:
 
 def test_a_full_disk_is_one_error_and_keeps_the_earlier_file(run, tmp_path, monkeypatch):
     target = tmp_path / "t.jsonl"
-    target.write_text("earlier result\n")
+    assert run("trace", "-n", "4", "-H", "1", "-o", target)[0] == 0  # an earlier result, a trace simkit wrote
+    earlier = target.read_text()
     monkeypatch.setattr(traces, "open", FullDisk, raising=False)
     code, out, err = run("trace", "-n", "4", "-H", "3", "-o", target)
     one_error(code, err, f"cannot write {target}: No space left on device")
-    assert out == "" and target.read_text() == "earlier result\n"
+    assert out == "" and target.read_text() == earlier
     assert [p.name for p in tmp_path.iterdir()] == ["t.jsonl"]
     with pytest.raises(SimkitError, match=r"^cannot write .*r\.txt: No space left on device$"):
         with atomic_path(tmp_path / "r.txt"):

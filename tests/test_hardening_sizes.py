@@ -61,3 +61,169 @@ def test_two_options_that_agree_are_fine(run):
     code, _, err = run("simulate", "--game", "eigenwijs", "-n", "4", "-H", "10", "--chicks", "true", "--rule",
                        "chicks=true")
     assert code == 0, err
+
+
+# sizes of the long commands, where they enter -----------------------------------------------------
+
+TUNING = "experiments/tune-jokers-ass.toml"
+FIELD = "experiments/field-4p.toml"
+GRADING = "experiments/grading/grade-4p.toml"
+
+
+def _edited(tmp_path, source: str, **keys) -> str:
+    """A built-in spec with keys changed ("a.b" a key of table a), written as TOML."""
+    with open(source, "rb") as f:
+        data = tomllib.load(f)
+    for key, value in keys.items():
+        *tables, last = key.split(".")
+        place = data
+        for t in tables:
+            place = place.setdefault(t, {})
+        place[last] = value
+    path = tmp_path / "edited.toml"
+    path.write_text(_toml(data))
+    return str(path)
+
+
+def _toml(data: dict, prefix: str = "") -> str:
+    import json
+    import math
+
+    def value(v):
+        if isinstance(v, float) and not math.isfinite(v):
+            return "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")
+        return json.dumps(v)
+    plain = "".join(f"{k} = {value(v)}\n" for k, v in data.items() if not isinstance(v, dict))
+    return plain + "".join(f"\n[{prefix}{k}]\n" + _toml(v, f"{prefix}{k}.") for k, v in data.items()
+                           if isinstance(v, dict))
+
+
+@pytest.mark.parametrize("command, source, keys, options, message", [
+    ("field", FIELD, {}, ("-H", str(10 ** 20)), "--hands (deals per profile) 1e+20 would play"),
+    ("field", FIELD, {"hands": 10 ** 18}, (), "key 'hands' (deals per profile) 1e+18 would play 2.07e+22 hands"),
+    ("tune", TUNING, {"budget": 10 ** 20}, (), "key 'budget' 1e+20 at most 1,000,000,000,000 hands"),
+    ("tune", TUNING, {}, ("--budget", str(10 ** 13)), "--budget 10,000,000,000,000 at most"),
+    ("tune", TUNING, {"confirm.deals": 10 ** 20}, (), "key 'confirm.deals' 1e+20 would play 1.6e+21 hands in all"),
+    ("tune", TUNING, {"budget": -5}, (), "key 'budget' must be positive"),
+    ("tune", TUNING, {"budget": float("nan")}, (), "key 'budget' must be a whole number"),
+    ("tune", TUNING, {"race.growth": float("inf")}, (), "key 'race.growth' must be 1..16, got inf"),
+    ("field", FIELD, {"analysis.epsilon": float("nan")}, (), "key 'analysis.epsilon'"),
+    ("grade", GRADING, {"hands": 10 ** 20}, ("--out", "OUT"), "key 'hands' must be at most 1,000,000,000"),
+    ("grade", GRADING, {"hands": 10 ** 9}, ("--out", "OUT"), "a grading of 2,000,000,000 hands would need"),
+    ("grade", GRADING, {"samples": float("-inf")}, ("--out", "OUT"), "key 'samples' must be a whole number"),
+])
+def test_the_long_commands_sizes_are_checked_where_they_enter(run, tmp_path, command, source, keys, options,
+                                                               message):
+    spec = _edited(tmp_path, source, **keys)
+    out = tmp_path / "out"
+    code, stdout, err = run(command, spec, *[str(out) if o == "OUT" else o for o in options],
+                            *(("--out", str(out)) if "--out" not in options else ()))
+    assert code == 2 and message in err and err.count("\n") == 1 and not stdout, err
+    assert not out.exists()
+
+
+# options that do not apply, conflicts, files simkit did not write -----------------------------------
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    """A small grading's folder."""
+    from simkit.analyses.grading.run import run_grading
+    from simkit.analyses.grading.spec import parse_grading
+
+    folder = tmp_path_factory.mktemp("graded") / "g"
+    run_grading(parse_grading({"name": "g", "players": 3, "hands": 2, "graded": ["greedy"], "field": "lowest",
+                               "samples": 4}), str(folder))
+    return folder
+
+
+def test_a_baseline_for_a_folder_without_one_is_an_error(run, graded):
+    before = (graded / "report.html").read_bytes()
+    code, out, err = run("report", graded, "--baseline", "nonsense")
+    assert code == 2 and "--baseline applies to an experiment's report; " in err and "holds a grading" in err
+    assert (graded / "report.html").read_bytes() == before
+
+
+@pytest.mark.parametrize("args, file, message", [
+    (("trace", "-n", "4", "-H", "2", "-o", "FILE"), "spec.toml", "spec.toml exists and is not a trace simkit wrote"),
+    (("simulate", "-n", "4", "-H", "20", "--csv", "FILE"), "notes.csv", "notes.csv exists and is not a table simkit"),
+])
+def test_a_file_simkit_did_not_write_is_not_replaced_without_force(run, tmp_path, args, file, message):
+    mine = tmp_path / file
+    mine.write_text("name = 'mine'\n")
+    code, out, err = run(*[str(mine) if a == "FILE" else a for a in args])
+    assert code == 2 and message in err and "--force to replace it" in err and err.count("\n") == 1 and not out
+    assert mine.read_text() == "name = 'mine'\n"
+    code, _, err = run(*[str(mine) if a == "FILE" else a for a in args], "--force")
+    assert code == 0, err
+    assert mine.read_text() != "name = 'mine'\n"
+    code, _, err = run(*[str(mine) if a == "FILE" else a for a in args])  # simkit's own: replaced
+    assert code == 0, err
+
+
+def test_force_without_a_file_is_an_error(run):
+    code, out, err = run("simulate", "-n", "4", "-H", "20", "--force")
+    assert code == 2 and "--force goes with --csv FILE" in err and not out
+
+
+def test_resume_with_nothing_to_resume_says_so(run, tmp_path):
+    code, out, err = run("run", "experiments/quick.toml", "--out", tmp_path / "new", "--resume")
+    assert code == 2 and "holds no simkit run to resume (it is empty)" in err and not out
+    assert not (tmp_path / "new").exists()
+    code, out, err = run("grade", GRADING, "--out", tmp_path / "new", "--resume")
+    assert code == 2 and "holds no grading to resume" in err and not out
+    code, out, err = run("grade", "t.jsonl", "--seat", "0", "--resume")
+    assert code == 2 and "--resume is for a grading spec" in err
+
+
+def test_a_grading_folder_is_checked_before_any_line_of_progress(run, tmp_path):
+    target = tmp_path / "file"
+    target.write_text("mine")
+    code, out, err = run("grade", GRADING, "--out", target)
+    assert code == 2 and err == f"simkit: error: --out {target} is not a folder; give a new folder or an earlier " \
+                                "grading's\n" and not out
+    assert target.read_text() == "mine"
+
+
+def test_a_grading_folder_in_use_is_refused(run, tmp_path):
+    import os
+
+    from simkit.experiments import runner
+
+    folder = tmp_path / "g"
+    folder.mkdir()
+    (folder / runner.PID).write_text("4242\n")
+    fd = os.open(folder, os.O_RDONLY)  # held by "another process": a lock on a descriptor of its own
+    try:
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        code, out, err = run("grade", GRADING, "--out", folder, "-H", "1")
+        assert code == 2 and f"{folder} is in use by process 4242" in err and not out
+    finally:
+        os.close(fd)
+
+
+@pytest.mark.parametrize("rule, message", [
+    ('chicks = "yes"', "rule option chicks must be true or false in a spec, got 'yes'"),
+    ("egg_cards = 5", "rule option egg_cards must be a list in a spec, got 5"),
+    ('hesitation = "3"', "rule option hesitation must be a number in a spec, got '3'"),
+])
+def test_a_specs_rule_values_have_their_toml_types(run, tmp_path, rule, message):
+    spec = tmp_path / "e.toml"
+    spec.write_text(f'name = "e"\ngame = "eigenwijs"\nplayers = 3\nhands = 20\nlineup = ["right"]\n[rules]\n{rule}\n')
+    code, out, err = run("run", spec, "--out", tmp_path / "o")
+    assert code == 2 and f"key 'rules': {message}" in err and not out
+
+
+@pytest.mark.parametrize("key, value, message", [
+    ("field", ["nope", "greedy", "greedy"], "key 'field': unknown strategy 'nope'"),
+    ("default", "greedy(x=1)", "key 'default': strategy 'greedy' has no parameter 'x'"),
+])
+def test_tunings_errors_name_their_own_keys(key, value, message):
+    from simkit.analyses.tune.spec import parse_tuning
+
+    with open(TUNING, "rb") as f:
+        data = tomllib.load(f)
+    data[key] = value
+    with pytest.raises(SimkitError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        parse_tuning(data)

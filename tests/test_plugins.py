@@ -101,12 +101,13 @@ def always_pass(hand, view, params, rng):
     return PASS
 """)
     out_file = tmp_path / "t.jsonl"
-    out_file.write_text("earlier\n")
+    assert run("trace", "-n", "4", "-o", out_file)[0] == 0  # an earlier result
+    earlier = out_file.read_text()
     code, _, err = run("trace", "--strategy-file", path, "-n", "4", "--strategies", "always_pass", "-o", out_file)
     assert code == 2
     assert "strategy 'always_pass' (sneaky.py: always_pass) at seat" in err and "illegal move" in err
     assert err.count("\n") == 1
-    assert out_file.read_text() == "earlier\n"  # nothing half-written, the earlier result kept
+    assert out_file.read_text() == earlier  # nothing half-written, the earlier result kept
     assert sorted(p.name for p in tmp_path.iterdir()) == ["sneaky.py", "t.jsonl"]
 
 

@@ -26,8 +26,10 @@ def _spec(sweep: dict, **more):
 
 
 def test_a_swept_rule_option_makes_a_table_per_value_under_those_rules():
-    spec = _spec({"rules.precies": ["false", True], "rules.rotating": [False, True]})
-    assert spec.sweep["rules.precies"] == [False, True]  # checked as [rules] checks it: the text read
+    spec = _spec({"rules.precies": [False, True], "rules.rotating": [False, True]})
+    assert spec.sweep["rules.precies"] == [False, True]  # checked as [rules] checks it
+    with pytest.raises(SimkitError, match="rule option precies must be true or false in a spec, got 'false'"):
+        _spec({"rules.precies": ["false", True]})  # a spec's values have their TOML types: no text for a switch
     cells = spec.cells()
     assert [dict(c.rules) for c in cells] == [{"precies": p, "rotating": r} for p in (False, True)
                                               for r in (False, True)]
@@ -39,7 +41,7 @@ def test_a_swept_rule_option_makes_a_table_per_value_under_those_rules():
 @pytest.mark.parametrize("sweep, more, words", [
     ({"rules.chiks": [False, True]}, {}, "unknown rule option 'chiks' for eigenwijs; did you mean 'chicks'?"),
     ({"rules.chicks": [True]}, {}, "must be a list of at least two values of rule option 'chicks'"),
-    ({"rules.chicks": [True, "true"]}, {}, "lists a value twice"),
+    ({"rules.chicks": [True, True]}, {}, "lists a value twice"),
     ({"rules.chicks": [False, True]}, {"rules": {"chicks": True}}, "is also set in [rules]; give it in one place"),
     ({"rules.colours": [4, 99]}, {}, "rule option colours must be a whole number from 2 to 6, got 99"),
     ({"rules.chicks": [False, True], "rules.beginners": [False, True]}, {},

@@ -11,7 +11,7 @@ import numba as nb
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import toml_with
+from conftest import TINY_TUNING, toml_with
 
 from simkit import experiments
 from simkit.analyses.tune import race as rc
@@ -27,25 +27,7 @@ from simkit.experiments.spec import parse_spec_dict
 from simkit.strategies.plugins import load_strategy_file
 
 GAME = "whos-the-ass"
-TINY = """
-name = "tiny"
-players = 4
-seed = 3
-field = ["greedy", "greedy", "greedy"]
-tune = "compose(lead={lead}, follow=greedy, jokers={jokers})"
-budget = 200000
-
-[space]
-lead = ["greedy", "lowest"]
-jokers = ["spend", "hoard(release_at={release_at})"]
-release_at = {low = 2, high = 4}
-
-[race]
-first = 64
-
-[confirm]
-deals = 300
-"""
+TINY = TINY_TUNING
 
 
 def tiny(**changes) -> dict:

@@ -29,6 +29,8 @@ def make_report(folder: str, baseline: str | None = None) -> Path:
     if not out.is_dir():
         raise SimkitError(f"{folder} is not a folder (give one that `simkit run`, `tune`, `field` or `grade` wrote)")
     kind = kind_of(out)
+    if baseline is not None and kind != "experiment":
+        raise SimkitError(f"--baseline applies to an experiment's report; {folder} holds a {kind}")
     if kind == "grading":
         from simkit.analyses.grading.report import make_grading_report
 

@@ -7,8 +7,9 @@ import sys
 import click
 
 from simkit import games
-from simkit.cli.options import dask_opts, engine_threads_opt, progress, set_threads, strategy_file_opt
+from simkit.cli.options import dask_opts, engine_threads_opt, interruptible, progress, set_threads, strategy_file_opt
 from simkit.core.errors import check_count
+from simkit.core.sizes import check_played
 from simkit.experiments.executors import check_where
 from simkit.strategies.plugins import load_strategy_files
 
@@ -33,14 +34,15 @@ def tune(spec_file, against, game, players, seed, out, budget, resume, workers, 
     """Race a strategy's settings (a template and its space, TOML) on shared deals, drop the
     decisively worse after each round, and confirm the winner on fresh deals. With --against
     FIELD -n N and no spec: the best reply to that field (docs/tuning.md)."""
-    from simkit.analyses.tune.run import confirm_hands, run_tuning
+    from simkit.analyses.tune.run import run_tuning
     from simkit.analyses.tune.summary import summary
 
     load, what, again = _tuning_source(spec_file, against, game, players, seed)
-    spec, out, unit = _long_run(load, what, out, strategy_files, (budget, "--budget"), workers,
-                                scheduler, threads)
-    with progress((budget or spec.budget) + confirm_hands(spec), unit[:-1]) as bar:
-        folder = _interruptible(
+    spec, out, unit = _long_run(load, what, out, strategy_files, workers, scheduler, threads)
+    if budget is not None:
+        check_played(check_count(budget, "--budget"), "--budget")
+    with progress((budget or spec.budget) + spec.confirm_hands(), unit[:-1]) as bar:
+        folder = interruptible(
             bar, lambda: run_tuning(spec, out, budget, resume, progress=bar.update,
                                     told=lambda line: bar.write(line, file=sys.stderr), workers=workers,
                                     scheduler=scheduler, strategy_files=strategy_files),
@@ -96,14 +98,15 @@ def field(spec_file, out, hands, resume, workers, scheduler, threads, strategy_f
     """Play every profile of a pool of strategies (TOML) on shared deals, then find the mixes no
     player wants to leave (symmetric equilibria), each strategy's regret against them, and their
     robustness on resampled deals."""
-    from simkit.analyses.field.run import run_field, total_hands
+    from simkit.analyses.field.run import run_field
     from simkit.analyses.field.spec import load_field
     from simkit.analyses.field.summary import summary
 
-    spec, out, unit = _long_run(load_field, spec_file, out, strategy_files, (hands, "--hands"), workers, scheduler,
-                                threads)
-    with progress(total_hands(spec, hands), unit[:-1]) as bar:
-        folder = _interruptible(
+    spec, out, unit = _long_run(load_field, spec_file, out, strategy_files, workers, scheduler, threads)
+    if hands is not None:
+        spec.check_hands(hands, "--hands")
+    with progress(spec.played(hands), unit[:-1]) as bar:
+        folder = interruptible(
             bar, lambda: run_field(spec, out, hands, resume, progress=bar.update, workers=workers,
                                    scheduler=scheduler, strategy_files=strategy_files),
             os.path.join(out, "field.json"), f"the profiles played are kept in {out}", "field",
@@ -111,32 +114,14 @@ def field(spec_file, out, hands, resume, workers, scheduler, threads, strategy_f
     _finished(spec_file, folder, summary(folder))
 
 
-def _long_run(load, spec_file: str, out: str | None, strategy_files, count: tuple, workers, scheduler,
-              threads) -> tuple:
+def _long_run(load, spec_file: str, out: str | None, strategy_files, workers, scheduler, threads) -> tuple:
     """A tuning's or a field's spec loaded and its options checked, before anything is written:
     (the spec, its folder, what it counts)."""
     load_strategy_files(strategy_files)
     spec = load(spec_file)
-    if count[0] is not None:
-        check_count(*count)
     check_where(workers, scheduler)
     set_threads(threads)
     return spec, out or os.path.join("runs", spec.name), spec.game.unit(spec.table.match["mode"])
-
-
-def _interruptible(bar, play, record: str, kept: str, what: str, again: str):
-    """play(), and on Ctrl-C one line saying what is kept (once the folder holds its record) and
-    the command that finishes it, then exit 130."""
-    try:
-        return play()
-    except KeyboardInterrupt:
-        bar.close()
-        if os.path.isfile(record):
-            click.echo(f"simkit: interrupted; {kept}; finish the {what} with: {again} --resume", err=True)
-        else:
-            click.echo(f"simkit: interrupted before the {what} began; nothing is kept; start it again with: {again}",
-                       err=True)
-        sys.exit(130)
 
 
 def _kept(folder, data: dict, summary: str) -> None:

@@ -2,16 +2,14 @@
 played, graded and reported (simkit.analyses.grading)."""
 
 import dataclasses
-import sys
+import os
 
 import click
 
 from simkit.cli import inputs
-from simkit.cli.options import engine_threads_opt, set_threads
-from simkit.core.errors import SimkitError, check_count
+from simkit.cli.options import engine_threads_opt, interruptible, progress, set_threads
+from simkit.core.errors import SimkitError
 from simkit.core.rng import check_seed
-
-MOST_HANDS = 1_000_000_000  # past any trace file or grading a machine finishes
 
 
 @click.command(short_help="Grade moves with the search bot: a trace file's seat, or a grading spec's strategies.")
@@ -29,8 +27,9 @@ MOST_HANDS = 1_000_000_000  # past any trace file or grading a machine finishes
 @click.option("--hands", "-H", type=int, default=None,
               help="Grade only the first N hands of the file (a spec: play N hands instead of its own).")
 @click.option("--moves", is_flag=True, help="A trace file: also print every graded move.")
+@click.option("--resume", is_flag=True, help="A grading spec: finish an interrupted grading in --out.")
 @engine_threads_opt
-def grade(source, seat, out, search, samples, seed, hands, moves, threads):
+def grade(source, seat, out, search, samples, seed, hands, moves, resume, threads):
     """Grade Who's the Ass? moves with the search: replay each decision that had a choice, play every
     legal action out on samples of the hidden cards, and give the points lost per hand at each decision
     point (lead, ass lead, follow, ass trick, joker) with 95% intervals over the hands.
@@ -38,10 +37,11 @@ def grade(source, seat, out, search, samples, seed, hands, moves, threads):
     SOURCE is a trace file (grade its --seat) or a grading spec (.toml: play its strategies' hands
     among its field, grade them, and write the traces, the graded moves and a report into --out)."""
     from simkit.analyses.grading.grade import check_samples, grade_file, lost_by_point, model_shares, shares_text
+    from simkit.analyses.grading.spec import check_hands
 
     set_threads(threads)  # hands are graded side by side on these threads; the grades do not depend on them
-    if hands is not None and check_count(hands, "--hands") > MOST_HANDS:
-        raise SimkitError(f"--hands must be at most {MOST_HANDS:,} (hands graded in one call), got {hands:,}")
+    if hands is not None:
+        check_hands(hands, "--hands")
     if source.endswith(".toml"):
         given = [name for name, v in (("--seat", seat), ("--search", search), ("--samples", samples),
                                       ("--seed", seed), ("--moves", moves or None)) if v is not None]
@@ -49,10 +49,11 @@ def grade(source, seat, out, search, samples, seed, hands, moves, threads):
             raise SimkitError(f"{given[0]} is for a trace file; a grading spec sets it as a key")
         if out is None:
             raise SimkitError("a grading spec needs --out DIR")
-        _grading(source, out, hands)
+        _grading(source, out, hands, resume)
         return
-    if out is not None:
-        raise SimkitError("--out is for a grading spec (.toml); a trace file's grades are printed")
+    if out is not None or resume:
+        raise SimkitError(f"{'--out' if out is not None else '--resume'} is for a grading spec (.toml); a trace "
+                          "file's grades are printed")
     if seat is None:
         raise SimkitError("grading a trace file needs --seat")
     search = search or "pimc"
@@ -71,19 +72,23 @@ def grade(source, seat, out, search, samples, seed, hands, moves, threads):
         click.echo(table.drop(columns="record").to_string(index=False, float_format=lambda x: f"{x:.2f}"))
 
 
-def _grading(path: str, out: str, hands: int | None) -> None:
-    """`simkit grade SPEC.toml --out DIR`: play, grade, write, report, and print the answer."""
+def _grading(path: str, out: str, hands: int | None, resume: bool) -> None:
+    """`simkit grade SPEC.toml --out DIR`: play, grade, write, report, and print the answer; on
+    Ctrl-C, what is kept and the command that finishes it."""
     from simkit.analyses.grading.record import read_grading
     from simkit.analyses.grading.report import answer, by_point
-    from simkit.analyses.grading.run import run_grading
+    from simkit.analyses.grading.run import PARTIAL, SPEC, check_out, run_grading
     from simkit.analyses.grading.spec import load_grading
 
     spec = load_grading(path)
     if hands is not None:
         spec = dataclasses.replace(spec, hands=hands)
-    with click.progressbar(length=spec.hands * len(spec.graded), label=f"grading {spec.name}", file=sys.stderr,
-                           show_pos=True) as bar:
-        folder = run_grading(spec, out, bar.update)
+    check_out(spec, out, resume)  # before the first line of progress
+    again = f"simkit grade {path} --out {out}" + (f" --hands {hands}" if hands else "")
+    with progress(spec.hands * len(spec.graded), "hand") as bar:
+        folder = interruptible(bar, lambda: run_grading(spec, out, bar.update, resume),
+                               os.path.join(out, PARTIAL, SPEC), f"the hands graded are kept in {out}", "grading",
+                               again)
     spec, moves_, hands_, _ = read_grading(folder)
     click.echo(answer(spec, by_point(spec, moves_, hands_), hands_))
     click.echo(f"report: {folder / 'report.html'}")

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from simkit.cli.options import rule_flag_opts, rule_opt, seed_opt, strategy_file_opt
+from simkit.cli.options import force_opt, rule_flag_opts, rule_opt, seed_opt, strategy_file_opt
 from simkit.core.errors import SimkitError
 from simkit.games.whos_the_ass.rules import GAME as WHOS_THE_ASS
 
@@ -47,11 +47,12 @@ def _read(prompt: str) -> str | None:
               help="With --replay: your decision (with a choice, from 1) to play again.")
 @click.option("--search", type=str, default="pimc", show_default=True, help="The search that grades your moves.")
 @click.option("--samples", type=int, default=64, show_default=True, help="Samples per graded decision.")
+@force_opt
 @rule_flag_opts
 @rule_opt
 @strategy_file_opt
 def play_table(game, players, opponents, seat, seed, hands, threshold, save, replay, hand_no, upto, search, samples,
-               rule_pairs, strategy_files, **flags):
+               force, rule_pairs, strategy_files, **flags):
     """Play Who's the Ass? at a table of strategies: each of your decisions shows your hand, the
     trick on the table, every player's card count and your legal moves, numbered; type a number
     or the move as `show` writes it (5 5 J, A, pass). After each hand: the penalties and your
@@ -61,9 +62,10 @@ def play_table(game, players, opponents, seat, seed, hands, threshold, save, rep
     from simkit.analyses.human import replay as replaying
     from simkit.analyses.human.session import EndOfInput, Sitting, check_sitting, sit
     from simkit.cli import inputs
-    from simkit.core.files import writable
+    from simkit.core.files import replaceable
     from simkit.core.rng import check_seed
     from simkit.games import get
+    from simkit.games.traces import is_trace
     from simkit.strategies.plugins import load_strategy_files
 
     if game != WHOS_THE_ASS:
@@ -75,7 +77,9 @@ def play_table(game, players, opponents, seat, seed, hands, threshold, save, rep
     if save is not None:
         if not save.strip():
             raise SimkitError("--save needs a file name")
-        writable(save)
+        replaceable(save, is_trace, "a trace", force)
+    elif force:
+        raise SimkitError("--force goes with --save FILE")
     if replay is not None:
         table_options = (players, opponents, hands, threshold or None, None if seat == 0 else seat,
                          None if seed == "0" else seed, *rule_pairs, *(v for v in flags.values() if v is not None))

@@ -3,6 +3,7 @@ rules and model values, threads, users' strategy files, where a run plays (Dask)
 bar. The games' names, players, rule shorthands and default strategies in the help texts come from
 their descriptions."""
 
+import os
 import sys
 
 import click
@@ -28,6 +29,21 @@ def progress(total: int, unit: str):
     from tqdm import tqdm
 
     return tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, leave=False, disable=None)
+
+
+def interruptible(bar, play, record: str, kept: str, what: str, again: str):
+    """play(), and on Ctrl-C one line saying what is kept (once the folder holds its record) and
+    the command that finishes it, then exit 130."""
+    try:
+        return play()
+    except KeyboardInterrupt:
+        bar.close()
+        if os.path.isfile(record):
+            click.echo(f"simkit: interrupted; {kept}; finish the {what} with: {again} --resume", err=True)
+        else:
+            click.echo(f"simkit: interrupted before the {what} began; nothing is kept; start it again with: {again}",
+                       err=True)
+        sys.exit(130)
 
 
 def rule_flag_opts(f):
@@ -61,6 +77,8 @@ game_opt = click.option("--game", type=str, default=games.DEFAULT, show_default=
 threads_opt = click.option("--threads", type=int, default=None, help="Threads (default: all cores).")
 engine_threads_opt = click.option("--threads", type=int, default=None,
                                   help="Engine threads in this process (default: all cores).")
+force_opt = click.option("--force", is_flag=True,
+                         help="Replace the output file even where simkit did not write it (never needed for its own).")
 strategy_file_opt = click.option("--strategy-file", "strategy_files", multiple=True, metavar="FILE.py",
                                  help="Load your own strategies from a Python file (repeatable).")
 

@@ -10,6 +10,7 @@ from simkit import games
 from simkit.cli import inputs
 from simkit.cli.options import (
     EXIT_BAD_INPUT,
+    force_opt,
     game_opt,
     play_opts,
     progress,
@@ -37,11 +38,12 @@ from simkit.strategies.plugins import load_strategy_files
                    "Eigenwijs first, turn (the seat that flips first, the order from it).")
 @click.option("--csv", type=str, default=None, metavar="FILE",
               help="Write the table as CSV (seat, strategy, the --by features, n, mean, ci95).")
+@force_opt
 def simulate(game, players, seed, strategies, rule_pairs, model_pairs, strategy_files, hands, matches, threads,
-             chunks, by, csv, **flags):
+             chunks, by, csv, force, **flags):
     """Play many hands (Ezelen: rounds or matches) on all cores and print per-seat results with 95% intervals;
     with --by, each seat's results grouped by what it was dealt."""
-    from simkit.core.files import writable
+    from simkit.core.files import replaceable
     from simkit.games import dealt
     from simkit.stats import by_deal
 
@@ -54,7 +56,9 @@ def simulate(game, players, seed, strategies, rule_pairs, model_pairs, strategy_
     if csv is not None:
         if matches:
             raise SimkitError(f"--csv writes the table of single {run.game.unit()}: leave out --matches")
-        writable(csv)
+        replaceable(csv, by_deal.is_table, "a table", force)
+    elif force:
+        raise SimkitError("--force goes with --csv FILE")
     sizes.check_deals_in_memory(run.count, len(run.seats), "--hands", "matches" if matches else run.game.unit())
     if chunks is not None and check_count(chunks, "--chunks") > run.count:
         raise SimkitError(f"--chunks must be 1..{run.count:,} (at most one per {run.game.deal} played), got {chunks:,}")
@@ -88,12 +92,13 @@ def simulate(game, players, seed, strategies, rule_pairs, model_pairs, strategy_
 @click.option("--hands", "-H", type=int, default=1, show_default=True,
               help="Hands to trace (Ezelen: rounds; consecutive rounds form matches).")
 @click.option("-o", "--output", type=str, required=True, help="The JSON Lines file to write.")
-def trace(game, players, seed, strategies, rule_pairs, model_pairs, strategy_files, hands, output, **flags):
+@force_opt
+def trace(game, players, seed, strategies, rule_pairs, model_pairs, strategy_files, hands, output, force, **flags):
     """Write hands (Ezelen: rounds) move by move as JSON Lines (docs/traces.md)."""
-    from simkit.core.files import writable
-    from simkit.games.traces import write_game_traces
+    from simkit.core.files import replaceable
+    from simkit.games.traces import is_trace, write_game_traces
 
-    writable(output)  # before anything is played: the same check the writing makes
+    replaceable(output, is_trace, "a trace", force)  # before anything is played
     run = inputs.play(game, players, hands, seed, strategies, rule_pairs, model_pairs, strategy_files, flags)
     sizes.check_trace_disk(run.count, output, run.game.unit())
     count, last = write_game_traces(output, run.game.name, run.seats, run.count, run.seed, run.rules, run.model)

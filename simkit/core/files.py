@@ -6,7 +6,7 @@ of a file simkit reads (`input_file`)."""
 import os
 import secrets
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -50,6 +50,26 @@ def writable(path: str | Path) -> Path:
     parent = target.parent
     if not parent.is_dir():
         raise SimkitError(f"cannot write {text}: folder {parent} does not exist")
+    return target
+
+
+def replaceable(path: str | Path, ours: Callable[[bytes], bool], what: str, force: bool = False) -> Path:
+    """`path` as `writable` gives it, refused where it holds a file simkit did not write: one whose
+    first line `ours` does not recognise (a trace over a trace, a table over a table is replaced;
+    an empty file too), unless `force`. Checked before anything is played."""
+    target = writable(path)
+    if force:
+        return target
+    try:
+        with open(target, "rb") as f:
+            head = f.readline(1 << 20)
+    except FileNotFoundError:
+        return target
+    except OSError as e:
+        raise SimkitError(_cannot(path, e)) from None
+    if head and not ours(head):
+        raise SimkitError(f"{os.fspath(path)} exists and is not {what} simkit wrote; give another file name, or "
+                          "--force to replace it")
     return target
 
 

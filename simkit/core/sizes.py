@@ -5,6 +5,7 @@ it here, so that a size too large is one error line naming the option, never a c
 import math
 import os
 import shutil
+from pathlib import Path
 
 from simkit.core.errors import SimkitError
 
@@ -22,6 +23,10 @@ TRACE_BYTES_PER_RECORD = 500
 MAX_RUN_CHUNKS = 1_000_000
 # A row of `run --rows` read back (results.parquet into pandas): its config and measured columns.
 BYTES_PER_ROW = 48
+# The most hands one command may play in all (a field's profiles, a tuning's race or confirmation): the engine
+# plays a few million hands a second on a core, so 10^12 is days of a 100-core cluster. Past it a request is a slip
+# of the keyboard, not a plan: it is refused where it enters rather than played until interrupted.
+MOST_PLAYED = 10**12
 
 
 def memory() -> tuple[int, int]:
@@ -54,6 +59,17 @@ def _amount(count: int) -> str:
     return f"{count:,}" if count < 10**15 else f"{count:.3g}"
 
 
+def check_played(count: int, what: str, played: int | None = None) -> int:
+    """`count` (a key or option's value, named by `what`) whose command would play `played` hands
+    in all (default: `count` itself) must stay within MOST_PLAYED; else one error with both."""
+    played = count if played is None else played
+    if played > MOST_PLAYED:
+        would = "" if played == count else f" would play {_amount(played)} hands in all;"
+        raise SimkitError(f"{what} {_amount(count)}{would} at most {_amount(MOST_PLAYED)} hands are played by one "
+                          "command: give fewer")
+    return count
+
+
 def check_memory(count: int, option: str, unit: str, per_item: int) -> int:
     """`count` items (deals, rows) of `per_item` bytes each must fit in the memory available now;
     else one error with the numbers. Every command that holds a result per deal checks here."""
@@ -71,10 +87,17 @@ def check_deals_in_memory(count: int, players: int, option: str, unit: str) -> i
     return check_memory(count, option, unit, BYTES_PER_DEAL + BYTES_PER_SEAT * players)
 
 
-def check_trace_disk(count: int, output: str, unit: str) -> int:
+def check_trace_disk(count: int, output: str, unit: str, option: str = "--hands") -> int:
     """A trace of `count` records must fit on the disk of `output`'s folder (at least
     TRACE_BYTES_PER_RECORD each); else one error with the numbers."""
-    folder = os.path.dirname(os.path.abspath(output))
+    return check_disk(count, output, unit, option, TRACE_BYTES_PER_RECORD)
+
+
+def check_disk(count: int, output: str, unit: str, option: str, per_item: int) -> int:
+    """`count` items of at least `per_item` bytes each, written to `output` (a file, or a folder
+    that is there or will be made), must fit on its disk; else one error with the numbers."""
+    folder = next((p for p in [os.path.abspath(output), *Path(os.path.abspath(output)).parents]
+                   if os.path.isdir(p)), "/")
     try:
         usage = shutil.disk_usage(folder)
     except OSError:
@@ -82,11 +105,10 @@ def check_trace_disk(count: int, output: str, unit: str) -> int:
     if not usage.total:
         return count  # not a disk (/proc): whether it can be written is the writer's to say
     free = usage.free
-    need = count * TRACE_BYTES_PER_RECORD
+    need = count * per_item
     if need > free:
-        raise SimkitError(f"--hands {_amount(count)} {unit} would write at least {_size(need)} "
-                          f"({TRACE_BYTES_PER_RECORD} bytes or more per record) to {output}; {folder} has "
-                          f"{_size(free)} free")
+        raise SimkitError(f"{option} {_amount(count)} {unit} would write at least {_size(need)} "
+                          f"({per_item} bytes or more each) to {output}; {folder} has {_size(free)} free")
     return count
 
 

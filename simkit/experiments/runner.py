@@ -333,6 +333,9 @@ def _check_folder(folder: Path, resume: bool) -> None:
     """A fresh run needs a folder with nothing in it, and a resume one with a run in it, so that
     neither replaces what is there; the error says what the folder holds and how to go on."""
     if not [p for p in folder.iterdir() if p.name != PID]:
+        if resume:
+            raise SimkitError(f"{folder} holds no simkit run to resume (it is empty); leave out --resume to start "
+                              "one there")
         return
     run = folder / "run.json"
     if resume and not run.exists() and not (folder / STATS).exists():

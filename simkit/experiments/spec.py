@@ -217,7 +217,7 @@ def parse_spec_dict(data: dict) -> Spec:
         raise SimkitError(f"key 'seating' must be one of {', '.join(SEATINGS)}, got {seating!r}")
     rules = need(data, "rules", dict, "a table") if "rules" in data else {}
     try:
-        rules = game.check_rules(rules)
+        rules = game.spec_rules(rules)
     except SimkitError as e:
         raise SimkitError(f"key 'rules': {e}") from None
     if sum(key in data for key in ("lineup", "lineups", "pool")) != 1:
@@ -376,7 +376,7 @@ def _rule_values(key: str, option: str, values, game: games.Game, rules: dict) -
     out = []
     for v in values:
         try:
-            checked = game.check_rules({**rules, option: v})
+            checked = game.spec_rules({**rules, option: v})
         except SimkitError as e:
             raise SimkitError(f"key 'sweep.{key}': {e}") from None
         if option not in checked:

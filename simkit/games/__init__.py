@@ -190,6 +190,26 @@ class Game:
         """What one deal of an experiment in match mode `mode` is, in the plural ("hands", "matches")."""
         return f"{self.deal}s" if mode == "single" else "matches"
 
+    def spec_rules(self, rules: dict) -> dict:
+        """A spec's rule options, checked by the game once each has its TOML type: a switch true or
+        false, a list as a list, a number as a number. Text for them is the command line's (where
+        `--rule chicks=yes` is all a shell can give), not a spec's, which has types of its own."""
+        for name, value in rules.items():
+            default = self.rules.get(name)
+            kind = next((k for k, is_kind in _TYPED if is_kind(default)), None)
+            if kind is not None and not dict(_TYPED)[kind](value):
+                raise SimkitError(f"rule option {name} must be {kind} in a spec, got {value!r}")
+        return self.check_rules(rules)
+
+
+def _number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+# a spec's rule values by the type of their defaults: what they must be, and how that is told
+_TYPED = (("true or false", lambda v: isinstance(v, bool)), ("a list", lambda v: isinstance(v, list)),
+          ("a number", _number))
+
 
 def names() -> tuple[str, ...]:
     """Every registered game: the built-in ones, then those of installed packages."""

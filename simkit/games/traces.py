@@ -52,6 +52,16 @@ def to_line(record: dict) -> str:
     return json.dumps(record, separators=(", ", ": "))
 
 
+def is_trace(head: bytes) -> bool:
+    """Whether a file's first line is a trace record simkit writes (a JSON object naming a known
+    game and a format): what a trace may be written over."""
+    try:
+        record = json.loads(head)
+    except ValueError:
+        return False
+    return isinstance(record, dict) and record.get("game") in games.names() and "format" in record
+
+
 def read_traces(path: str) -> Iterator[dict]:
     with open(path, encoding="utf-8") as f:
         for line in f:

@@ -86,6 +86,11 @@ def shown(found: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def is_table(head: bytes) -> bool:
+    """Whether a file's first line is the header `write_csv` writes: what a table may be written over."""
+    return head.startswith(b"seat,strategy,") and head.rstrip(b"\r\n").endswith(b",n,mean,ci95")
+
+
 def write_csv(found: pd.DataFrame, path: str) -> None:
     """The table as CSV, written beside its place and renamed in (never half a file)."""
     from simkit.core.files import atomic_path

@@ -55,12 +55,6 @@ def _differs(kept: str | None, now: str) -> str:
                      for k in keys if k != "table" or len(keys) == 1)
 
 
-def total_hands(f: Field, hands: int | None = None) -> int:
-    """Hands the field plays in all: every deal in every distinct seating of every profile."""
-    deals = hands or f.hands
-    return sum(len(f.pool) ** n * deals for n in f.players)  # the profiles' seatings: every sequence of the pool
-
-
 def run_field(f: Field, out: str, hands: int | None = None, resume: bool = False,
               progress: Callable[[int], None] | None = None, workers: int | None = None,
               scheduler: str | None = None, strategy_files: tuple[str, ...] = ()) -> Path:
@@ -85,7 +79,7 @@ def run_field(f: Field, out: str, hands: int | None = None, resume: bool = False
             meta["play_s"] = round(meta.get("play_s", 0) + time.perf_counter() - start, 3)
             _write_table(folder, f, hands, state)
             meta["complete"] = True
-            meta["hands_played"] = total_hands(f, hands)
+            meta["hands_played"] = f.played(hands)
             write_meta(folder, meta)
             (folder / STATE).unlink(missing_ok=True)
         meta["analysis"] = {"starts": f.starts, "bootstrap": f.bootstrap, "epsilon": f.epsilon, "steps": f.steps}

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from simkit import games
 from simkit.analyses.field.profiles import count
 from simkit.core.errors import SimkitError, check_count, unknown
+from simkit.core.sizes import check_played
 from simkit.experiments.spec import Spec, check_keys, check_name, need, parse_spec_dict, read_toml
 from simkit.strategies.spec import StrategySpec
 
@@ -63,6 +64,15 @@ class Field:
     def labels(self) -> list[str]:
         return [e.label for e in self.pool]
 
+    def played(self, hands: int | None = None) -> int:
+        """Hands the field plays in all at `hands` deals per profile (default: its own): every deal
+        in every distinct seating of every profile, a seating being any sequence of the pool."""
+        return sum(len(self.pool) ** n * (hands or self.hands) for n in self.players)
+
+    def check_hands(self, hands: int, what: str) -> int:
+        """Deals per profile (`what`: the key or option giving them) whose hands in all a command may play."""
+        return check_played(check_count(hands, what), what + " (deals per profile)", self.played(hands))
+
 
 def load_field(path: str) -> Field:
     return read_toml(path, parse_field)
@@ -98,8 +108,9 @@ def parse_field(data: dict) -> Field:
             raise SimkitError(f"key 'pool': {len(pool)} strategies at {n} players make {profiles:,} profiles "
                               f"({len(pool) ** n:,} seatings); at most {MOST_PROFILES:,} profiles and "
                               f"{MOST_SEATINGS:,} seatings: give fewer strategies or players")
-    settings = _analysis(data)
-    return Field(table.name, table, pool, hands, **settings)
+    found = Field(table.name, table, pool, hands, **_analysis(data))
+    found.check_hands(hands, "key 'hands'")
+    return found
 
 
 def _model(entry: object, game: games.Game, table: Spec) -> tuple[tuple[str, float], ...]:

@@ -11,6 +11,7 @@ from simkit.experiments.spec import check_name, keyed, need, read_toml
 from simkit.games.whos_the_ass.rules import GAME
 from simkit.strategies import registry
 
+MOST_HANDS = 1_000_000_000  # past any trace file or grading a machine finishes
 KEYS = ("name", "game", "players", "hands", "seed", "graded", "field", "seat", "search", "samples", "rules")
 
 
@@ -66,6 +67,13 @@ def parse_grading(data: dict) -> Grading:
     samples = check_samples(need(data, "samples", int, "a whole number"), "key 'samples'") \
         if "samples" in data else 64
     seat = check_seat(need(data, "seat", int, "a whole number"), players, "key 'seat'") if "seat" in data else 0
-    rules = keyed("rules", game.check_rules, dict(need(data, "rules", dict, "a table")) if "rules" in data else {})
-    return Grading(name, players, check_count(need(data, "hands", int, "a whole number"), "key 'hands'"),
+    rules = keyed("rules", game.spec_rules, dict(need(data, "rules", dict, "a table")) if "rules" in data else {})
+    return Grading(name, players, check_hands(need(data, "hands", int, "a whole number"), "key 'hands'"),
                    keyed("seed", check_seed, data.get("seed", 0)), labels, field, seat, search, samples, rules)
+
+
+def check_hands(hands: int, what: str) -> int:
+    """Hands to grade (`what`: the key or option giving them): a whole number, 1..MOST_HANDS."""
+    if check_count(hands, what) > MOST_HANDS:
+        raise SimkitError(f"{what} must be at most {MOST_HANDS:,} (hands graded in one call), got {hands:,}")
+    return hands

@@ -14,7 +14,7 @@ bit for bit (the sums are whole numbers; the deals of a round do not depend on w
 import json
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -48,11 +48,6 @@ def candidates_of(t: Tuning) -> list[Candidate]:
     return found
 
 
-def confirm_hands(t: Tuning) -> int:
-    """Hands the confirmation plays, at most: winner, runner-up, default, baselines and the field's strategies."""
-    return (2 + (t.default is not None) + len(t.baselines) + len(set(t.field))) * t.players * t.confirm_deals
-
-
 def spec_text(t: Tuning) -> str:
     """What identifies a tuning (a resume must be of the same one)."""
     return json.dumps({"table": str(t.table), "field": [str(s) for s in t.field], "template": t.space.template,
@@ -77,37 +72,45 @@ def run_tuning(t: Tuning, out: str, budget: int | None = None, resume: bool = Fa
     files = tuple(str(Path(f).resolve()) for f in strategy_files)
     with hold(out) as folder:
         meta = _start(folder, t, budget, resume)
-        if meta.get("complete"):  # a resume of a finished tuning plays nothing
+        report = folder / "report.html"  # written last: a tuning stopped while its report was written has none
+        if meta.get("complete") and report.is_file():  # a resume of a finished tuning plays nothing
             return folder
-        proposer = None
-        if t.sampler == "tpe":
-            from simkit.analyses.tune.propose import Proposer
-
-            drawn = t.space.sample(2, t.table.seed)
-            if len(drawn) < 2:
-                raise SimkitError(f"the space holds one strategy only ({drawn[0].label}): nothing to race")
-            proposer = Proposer(t, meta["trials"])
-            cands = list(proposer.found.values())
-            first, share = t.batch, budget // t.iterations
-        else:
-            cands = candidates_of(t)
-            first, share = len(cands), budget
-        if not meta["rounds"] and first * t.players * t.first > share:  # before anything is written
-            each = f"; its first of {t.iterations} iterations gets {share:,}" if t.iterations > 1 else ""
-            raise SimkitError(f"the budget ({budget:,} hands{each}) does not cover the first round: {first:,} "
-                              f"candidates x {t.players} rotations x {t.first} deals = "
-                              f"{first * t.players * t.first:,} hands")
-        if "candidates" not in meta:  # the record from the start: an interrupted first round resumes too
-            write_candidates(folder, cands)
-            meta["candidates"] = len(cands)
-            _write_meta(folder, meta)
-        with executors.pool(workers, scheduler) as pool:
-            meta["executor"] = executors.describe(workers, scheduler)
-            _race(t, folder, meta, cands, budget, Play(pool, files, progress), proposer, told)
+        if not meta.get("complete"):
+            _tune(t, folder, meta, budget, Play(None, files, progress), told, workers, scheduler)
         from simkit.analyses.tune.report import make_tuning_report
 
         make_tuning_report(str(folder))
         return folder
+
+
+def _tune(t: Tuning, folder: Path, meta: dict, budget: int, play: "Play", told: Callable[[str], None] | None,
+          workers: int | None, scheduler: str | None) -> None:
+    """The race and the confirmation, from where `meta` says the tuning is, on the executor asked for."""
+    proposer = None
+    if t.sampler == "tpe":
+        from simkit.analyses.tune.propose import Proposer
+
+        drawn = t.space.sample(2, t.table.seed)
+        if len(drawn) < 2:
+            raise SimkitError(f"the space holds one strategy only ({drawn[0].label}): nothing to race")
+        proposer = Proposer(t, meta["trials"])
+        cands = list(proposer.found.values())
+        first, share = t.batch, budget // t.iterations
+    else:
+        cands = candidates_of(t)
+        first, share = len(cands), budget
+    if not meta["rounds"] and first * t.players * t.first > share:  # before anything is written
+        each = f"; its first of {t.iterations} iterations gets {share:,}" if t.iterations > 1 else ""
+        raise SimkitError(f"the budget ({budget:,} hands{each}) does not cover the first round: {first:,} "
+                          f"candidates x {t.players} rotations x {t.first} deals = "
+                          f"{first * t.players * t.first:,} hands")
+    if "candidates" not in meta:  # the record from the start: an interrupted first round resumes too
+        write_candidates(folder, cands)
+        meta["candidates"] = len(cands)
+        _write_meta(folder, meta)
+    with executors.pool(workers, scheduler) as pool:
+        meta["executor"] = executors.describe(workers, scheduler)
+        _race(t, folder, meta, cands, budget, replace(play, pool=pool), proposer, told)
 
 
 @dataclass

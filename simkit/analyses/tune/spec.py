@@ -8,6 +8,7 @@ from simkit import games
 from simkit.analyses.tune.space import MOST_CANDIDATES, Space, parse_space
 from simkit.core.errors import SimkitError, check_count, unknown
 from simkit.core.rng import check_seed
+from simkit.core.sizes import check_played
 from simkit.experiments.spec import Spec, check_keys, check_name, keyed, need, parse_spec_dict, read_toml
 from simkit.strategies import registry
 from simkit.strategies.spec import StrategySpec
@@ -51,6 +52,11 @@ class Tuning:
     def players(self) -> int:
         return self.table.players[0]
 
+    def confirm_hands(self) -> int:
+        """Hands the confirmation plays, at most: winner, runner-up, default, baselines and the field's strategies."""
+        return (2 + (self.default is not None) + len(self.baselines) + len(set(self.field))) * self.players \
+            * self.confirm_deals
+
     @property
     def batch(self) -> int:
         """Settings the sampler proposes an iteration (tpe; the others race all at once)."""
@@ -81,6 +87,11 @@ def parse_tuning(data: dict) -> Tuning:
     if default is not None and "default" not in data and "{" in str(default):
         raise SimkitError(f"key 'default' is needed: the template {template!r} names no family whose default "
                           "the winner is confirmed against (or give key 'baselines')")
+    named = keyed("game", games.get, need(data, "game", str, "a text") if "game" in data else games.DEFAULT).name
+    for key, given in (("field", field), ("default", [need(data, "default", str, "a strategy")] if "default" in data
+                                          else [])):
+        for strategy in given:  # named by their own keys here, not by the table's lineup they make below
+            keyed(key, registry.canonical, named, strategy)
     keys = ("name", "game", "players", "seed", "rules", "match", "model")
     table = parse_spec_dict({key: data[key] for key in keys if key in data}
                             | {"hands": 1, "lineup": [default or baselines[0]] + field, "seating": "rotate"})
@@ -90,7 +101,8 @@ def parse_tuning(data: dict) -> Tuning:
     profile, rules = _profile(data, game)
     space = _space(table.game, template, data["space"], rules)
     starts = _starts(data, space)
-    budget = check_count(need(data, "budget", int, "a whole number (hands)"), "key 'budget'")
+    budget = check_played(check_count(need(data, "budget", int, "a whole number (hands)"), "key 'budget'"),
+                          "key 'budget'")
     race = _table(data, "race", RACE)
     sampler = race["sampler"]
     if sampler not in SAMPLERS:
@@ -121,9 +133,11 @@ def parse_tuning(data: dict) -> Tuning:
     if seed == table.seed:
         raise SimkitError("key 'confirm.seed' must differ from key 'seed': the winner is confirmed on fresh deals")
     baseline_specs = tuple(keyed("baselines", registry.canonical, table.game, s) for s in baselines)
-    return Tuning(table.name, table, table.lineup[1:], space, budget, table.lineup[0] if default is not None else None,
-                  baseline_specs, starts, profile, sampler,
-                  candidates, iterations if sampler == "tpe" else 1, first, float(growth), float(alpha), deals, seed)
+    found = Tuning(table.name, table, table.lineup[1:], space, budget, table.lineup[0] if default is not None else None,
+                   baseline_specs, starts, profile, sampler,
+                   candidates, iterations if sampler == "tpe" else 1, first, float(growth), float(alpha), deals, seed)
+    check_played(deals, "key 'confirm.deals'", found.confirm_hands())
+    return found
 
 
 def _space(game: str, template: object, space: object, rules: tuple = ()) -> Space:
