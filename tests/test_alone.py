@@ -14,6 +14,8 @@ from simkit.games.whos_the_ass.strategy import seats_for
 from simkit.strategies import plugins
 from simkit.strategies.whos_the_ass import baseline
 
+pytestmark = pytest.mark.long  # left out of the development subset (pyproject.toml)
+
 HEADER = """
 import numpy as np
 from simkit.strategies.registry import Param

@@ -31,8 +31,9 @@ PROBE = """<script>window.addEventListener("load", () => {
     bare: bare.length, loose, dead: links.length, sections: document.querySelectorAll("section").length}));
 });</script>"""
 
-pytestmark = pytest.mark.skipif(BROWSER is None and os.environ.get("SIMKIT_BROWSER") != "required",
-                                reason="Chromium is not installed (apt-get install chromium)")
+pytestmark = [pytest.mark.skipif(BROWSER is None and os.environ.get("SIMKIT_BROWSER") != "required",
+                                 reason="Chromium is not installed (apt-get install chromium)"),
+              pytest.mark.long]  # left out of the development subset (pyproject.toml)
 
 
 @pytest.fixture(scope="module", params=["joker-timing", "ezelen-passing"])

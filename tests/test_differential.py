@@ -8,6 +8,8 @@ from simkit.games.whos_the_ass.rules import ASS_JOKER_OPTIONS, GAME, check_rules
 from simkit.games.whos_the_ass.strategy import seats_for
 from simkit.strategies import registry
 
+pytestmark = pytest.mark.long  # left out of the development subset (pyproject.toml)
+
 PLAYERS = range(3, 13)
 HANDS_PER_CELL = 67  # x 10 player counts x 3 options = 2,010 deals per lineup
 BUILTIN = [i.name for i in registry.available(GAME)]  # before any test registers its own

@@ -7,6 +7,8 @@ import pytest
 
 from simkit import experiments
 
+pytestmark = pytest.mark.long  # left out of the development subset (pyproject.toml)
+
 EXAMPLES = {  # spec -> the size `make example` runs it at, and figures it must hold
     "joker-timing": (20000, ("difference.png", "sweep.png", "comparison.png", "distribution.png", "hand-length.png")),
     "ezelen-passing": (200, ("difference.png", "comparison.png", "donkey.png", "loss-causes.png",

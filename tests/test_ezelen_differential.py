@@ -14,6 +14,8 @@ from simkit.games.ezelen.rules import GAME, REASONS, check_rules
 from simkit.games.ezelen.strategy import Seat, compile_decision, seats_for
 from simkit.strategies import registry
 
+pytestmark = pytest.mark.long  # left out of the development subset (pyproject.toml)
+
 PLAYERS = range(2, 14)
 ROUNDS_PER_CELL = 30  # x 12 player counts x 5 variants = 1,800 rounds per lineup
 BUILTIN = [i.name for i in registry.available(GAME)]  # before any test registers its own

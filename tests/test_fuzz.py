@@ -22,6 +22,8 @@ from hypothesis import strategies as st
 
 from simkit import cli
 
+pytestmark = pytest.mark.long  # left out of the development subset (pyproject.toml)
+
 EXAMPLES = int(os.environ.get("SIMKIT_FUZZ_EXAMPLES", "150"))
 OUTCOMES: collections.Counter = collections.Counter()
 

@@ -303,7 +303,9 @@ def test_a_used_folder_says_how_to_go_on(run, spec_file, tmp_path, monkeypatch):
     one_error(code, err, f"{folder} holds an unfinished run: finish it with --resume, or choose another --out")
     code, _, err = run("run", spec_file, "--out", folder, "-H", "50", "--resume")
     assert code == 0, err
-    code, _, err = run("run", spec_file, "--out", folder, "-H", "50")
+    code, _, err = run("run", spec_file, "--out", folder, "-H", "50")  # the same run again: read back
+    assert code == 0 and f"{folder} already holds this run, finished" in err, err
+    code, _, err = run("run", spec_file, "--out", folder, "-H", "60")  # another run: refused
     one_error(code, err, f"{folder} already holds a run (a finished one); choose another --out")
     other = tmp_path / "other"
     other.mkdir()

@@ -19,6 +19,8 @@ from simkit.core.errors import SimkitError
 from simkit.strategies import plugins, registry
 from simkit.strategies.registry import Param
 
+pytestmark = pytest.mark.long  # left out of the development subset (pyproject.toml)
+
 ROOT = Path(__file__).resolve().parent.parent
 SIMKIT = [sys.executable, "-c", "from simkit.cli import main; main()"]
 
@@ -389,7 +391,7 @@ def test_ctrl_c_in_a_run_keeps_what_is_done_and_says_how_to_resume(tmp_path):
                                        tmp_path, 3)
     assert code == 130, err
     assert err.startswith("simkit: interrupted; 0 of 1 chunks are kept in out/chunks; finish the run with: "
-                          "simkit run spec.toml --out out --resume"), err
+                          "simkit run spec.toml --out out --strategy-file endless.py --resume"), err  # all it needs
     assert err.count("\n") == 1 and seconds < 3
 
 

@@ -1,6 +1,6 @@
 """One installed name: simkit. A user's folder with packages of their own named `experiments`,
 `reports` and `strategies` (the commonest folder names in research repositories) changes nothing:
-the README's Python example and a run on local Dask workers work there as anywhere."""
+the Python example of docs/python.md and a run on local Dask workers work there as anywhere."""
 
 import re
 import subprocess
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import simkit
 
-README = Path(__file__).parents[1] / "README.md"
+PYTHON_PAGE = Path(__file__).parents[1] / "docs" / "python.md"
 ROOT = Path(simkit.__file__).resolve().parents[1]
 
 
@@ -28,9 +28,9 @@ def test_only_simkit_is_installed():
     assert found.stdout.strip() == "[]"
 
 
-def test_the_readme_example_runs_beside_packages_of_the_same_names(tmp_path):
+def test_the_python_example_runs_beside_packages_of_the_same_names(tmp_path):
     folder = _users_folder(tmp_path)
-    section = README.read_text().split("## From Python", 1)[1]
+    section = PYTHON_PAGE.read_text().split("# From Python", 1)[1]
     code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
     (folder / "example.py").write_text(code)
     done = subprocess.run([sys.executable, "example.py"], cwd=folder, capture_output=True, text=True)

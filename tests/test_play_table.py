@@ -20,6 +20,8 @@ from simkit.games.whos_the_ass.strategy import seats_for
 from simkit.games.whos_the_ass.table import Table
 from simkit.strategies.spec import split
 
+pytestmark = pytest.mark.long  # left out of the development subset (pyproject.toml)
+
 TABLE = ("-n", "4", "--opponents", "pimc,highest,greedy", "--seed", "5", "--samples", "8")
 
 

@@ -114,7 +114,9 @@ def test_the_run_command(run, tmp_path):
     assert "s: 300 deals per table, each in every seating, at 1 table: 900 hands to play" in err  # before it starts
     code, out, err = run("run", spec, "--out", tmp_path / "r", "--rows")
     assert code == 0 and "rows in" in out and (tmp_path / "r" / "results.parquet").is_file()
-    code, _, err = run("run", spec, "--out", tmp_path / "o")
+    code, _, err = run("run", spec, "--out", tmp_path / "o")  # the same run again: read back, not played
+    assert code == 0 and "already holds this run, finished" in err, err
+    code, _, err = run("run", spec, "--out", tmp_path / "o", "-H", "301")  # another: refused
     assert code == 2 and "already holds a run" in err
     code, _, err = run("run", spec, "--out", tmp_path / "o", "--resume")
     assert code == 0, err

@@ -7,7 +7,16 @@ import sys
 import click
 
 from simkit import games
-from simkit.cli.options import dask_opts, engine_threads_opt, interruptible, progress, set_threads, strategy_file_opt
+from simkit.cli.options import (
+    command_line,
+    dask_opts,
+    engine_threads_opt,
+    files_words,
+    interruptible,
+    progress,
+    set_threads,
+    strategy_file_opt,
+)
 from simkit.core.errors import check_count
 from simkit.core.sizes import check_played
 from simkit.experiments.executors import check_where
@@ -47,7 +56,8 @@ def tune(spec_file, against, game, players, seed, out, budget, resume, workers, 
                                     told=lambda line: bar.write(line, file=sys.stderr), workers=workers,
                                     scheduler=scheduler, strategy_files=strategy_files),
             os.path.join(out, "tune.json"), f"the rounds finished are kept in {out}", "tuning",
-            f"simkit tune {again} --out {out}" + (f" --budget {budget}" if budget else ""))
+            command_line("tune", *again, "--out", out, *(("--budget", budget) if budget else ()),
+                         *files_words(strategy_files)))
     if against is None:
         _finished(spec_file, folder, summary(folder))
     else:
@@ -66,7 +76,7 @@ def _tuning_source(spec_file, against, game, players, seed) -> tuple:
         extra = [o for o, v in (("--game", game), ("-n", players), ("--seed", seed)) if v is not None]
         if extra:
             raise click.UsageError(f"{extra[0]} applies with --against only (a spec gives its own)")
-        return load_tuning, spec_file, spec_file
+        return load_tuning, spec_file, (spec_file,)
     if players is None:
         raise click.UsageError("--against needs -n (the number of players)")
     from simkit.analyses.tune.auto import against as against_spec
@@ -81,7 +91,7 @@ def _tuning_source(spec_file, against, game, players, seed) -> tuple:
         made.update(against_spec(game, players, against, seed))
         return parse_tuning(made)
 
-    return load, made, f"--against {against} --game {game} -n {players} --seed {seed}"
+    return load, made, ("--against", against, "--game", game, "-n", players, "--seed", seed)
 
 
 @click.command(short_help="What wins when everyone adapts: the equilibria of a pool of strategies.")
@@ -110,7 +120,8 @@ def field(spec_file, out, hands, resume, workers, scheduler, threads, strategy_f
             bar, lambda: run_field(spec, out, hands, resume, progress=bar.update, workers=workers,
                                    scheduler=scheduler, strategy_files=strategy_files),
             os.path.join(out, "field.json"), f"the profiles played are kept in {out}", "field",
-            f"simkit field {spec_file} --out {out}" + (f" --hands {hands}" if hands else ""))
+            command_line("field", spec_file, "--out", out, *(("--hands", hands) if hands else ()),
+                         *files_words(strategy_files)))
     _finished(spec_file, folder, summary(folder))
 
 

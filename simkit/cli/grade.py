@@ -6,10 +6,11 @@ import os
 
 import click
 
-from simkit.cli import inputs
-from simkit.cli.options import engine_threads_opt, interruptible, progress, set_threads
+from simkit.cli import inputs, options
+from simkit.cli.options import command_line, engine_threads_opt, files_words, strategy_file_opt
 from simkit.core.errors import SimkitError
 from simkit.core.rng import check_seed
+from simkit.strategies.plugins import load_strategy_files
 
 
 @click.command(short_help="Grade moves with the search bot: a trace file's seat, or a grading spec's strategies.")
@@ -29,7 +30,8 @@ from simkit.core.rng import check_seed
 @click.option("--moves", is_flag=True, help="A trace file: also print every graded move.")
 @click.option("--resume", is_flag=True, help="A grading spec: finish an interrupted grading in --out.")
 @engine_threads_opt
-def grade(source, seat, out, search, samples, seed, hands, moves, resume, threads):
+@strategy_file_opt
+def grade(source, seat, out, search, samples, seed, hands, moves, resume, threads, strategy_files):
     """Grade Who's the Ass? moves with the search: replay each decision that had a choice, play every
     legal action out on samples of the hidden cards, and give the points lost per hand at each decision
     point (lead, ass lead, follow, ass trick, joker) with 95% intervals over the hands.
@@ -39,7 +41,7 @@ def grade(source, seat, out, search, samples, seed, hands, moves, resume, thread
     from simkit.analyses.grading.grade import check_samples, grade_file, lost_by_point, model_shares, shares_text
     from simkit.analyses.grading.spec import check_hands
 
-    set_threads(threads)  # hands are graded side by side on these threads; the grades do not depend on them
+    options.set_threads(threads)  # hands are graded side by side on these threads; the grades do not depend on them
     if hands is not None:
         check_hands(hands, "--hands")
     if source.endswith(".toml"):
@@ -49,11 +51,14 @@ def grade(source, seat, out, search, samples, seed, hands, moves, resume, thread
             raise SimkitError(f"{given[0]} is for a trace file; a grading spec sets it as a key")
         if out is None:
             raise SimkitError("a grading spec needs --out DIR")
-        _grading(source, out, hands, resume)
+        load_strategy_files(strategy_files)  # before the spec names them (graded or the field)
+        _grading(source, out, hands, resume, strategy_files)
         return
-    if out is not None or resume:
-        raise SimkitError(f"{'--out' if out is not None else '--resume'} is for a grading spec (.toml); a trace "
-                          "file's grades are printed")
+    given = [name for name, v in (("--out", out), ("--resume", resume or None),
+                                  ("--strategy-file", strategy_files or None)) if v is not None]
+    if given:
+        raise SimkitError(f"{given[0]} is for a grading spec (.toml); a trace file's moves are graded as recorded, "
+                          "its grades printed")
     if seat is None:
         raise SimkitError("grading a trace file needs --seat")
     search = search or "pimc"
@@ -72,7 +77,7 @@ def grade(source, seat, out, search, samples, seed, hands, moves, resume, thread
         click.echo(table.drop(columns="record").to_string(index=False, float_format=lambda x: f"{x:.2f}"))
 
 
-def _grading(path: str, out: str, hands: int | None, resume: bool) -> None:
+def _grading(path: str, out: str, hands: int | None, resume: bool, strategy_files: tuple[str, ...]) -> None:
     """`simkit grade SPEC.toml --out DIR`: play, grade, write, report, and print the answer; on
     Ctrl-C, what is kept and the command that finishes it."""
     from simkit.analyses.grading.record import read_grading
@@ -84,9 +89,10 @@ def _grading(path: str, out: str, hands: int | None, resume: bool) -> None:
     if hands is not None:
         spec = dataclasses.replace(spec, hands=hands)
     check_out(spec, out, resume)  # before the first line of progress
-    again = f"simkit grade {path} --out {out}" + (f" --hands {hands}" if hands else "")
-    with progress(spec.hands * len(spec.graded), "hand") as bar:
-        folder = interruptible(bar, lambda: run_grading(spec, out, bar.update, resume),
+    again = command_line("grade", path, "--out", out, *(("--hands", hands) if hands else ()),
+                         *files_words(strategy_files))
+    with options.progress(spec.hands * len(spec.graded), "hand") as bar:
+        folder = options.interruptible(bar, lambda: run_grading(spec, out, bar.update, resume),
                                os.path.join(out, PARTIAL, SPEC), f"the hands graded are kept in {out}", "grading",
                                again)
     spec, moves_, hands_, _ = read_grading(folder)

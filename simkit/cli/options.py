@@ -4,6 +4,7 @@ bar. The games' names, players, rule shorthands and default strategies in the he
 their descriptions."""
 
 import os
+import shlex
 import sys
 
 import click
@@ -29,6 +30,33 @@ def progress(total: int, unit: str):
     from tqdm import tqdm
 
     return tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, leave=False, disable=None)
+
+
+def invoked() -> str:
+    """How the user called simkit, as the commands simkit prints begin: `simkit` where that is the
+    command found on the PATH, else the path they typed (`.venv/bin/simkit`), or `python -m
+    simkit.cli` with the interpreter they ran."""
+    import shutil
+
+    first = sys.argv[0] if sys.argv and sys.argv[0] else "simkit"
+    if os.path.basename(first) == "__main__.py":  # python -m simkit.cli
+        python = sys.executable or "python"
+        here = os.path.relpath(python)
+        return shlex.join([here if not here.startswith("..") else python, "-m", "simkit.cli"])
+    if os.path.basename(first) != "simkit" or not os.path.isfile(first):
+        return "simkit"  # the command's own name (python -c, an embedding program)
+    found = shutil.which("simkit")
+    return "simkit" if found and os.path.samefile(found, first) else shlex.quote(first)
+
+
+def command_line(*words: object) -> str:
+    """A command for the user to type: how they called simkit, then `words`, quoted for a shell."""
+    return invoked() + " " + shlex.join(str(w) for w in words)
+
+
+def files_words(strategy_files: tuple[str, ...]) -> list[str]:
+    """The --strategy-file options of a printed command (its resume needs the same strategies)."""
+    return [word for path in strategy_files for word in ("--strategy-file", path)]
 
 
 def interruptible(bar, play, record: str, kept: str, what: str, again: str):

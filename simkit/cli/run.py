@@ -9,7 +9,15 @@ import time
 import click
 
 from simkit import games
-from simkit.cli.options import dask_opts, engine_threads_opt, progress, set_threads, strategy_file_opt
+from simkit.cli.options import (
+    command_line,
+    dask_opts,
+    engine_threads_opt,
+    files_words,
+    progress,
+    set_threads,
+    strategy_file_opt,
+)
 from simkit.core import sizes
 from simkit.core.errors import check_count
 from simkit.experiments.executors import check_where
@@ -31,7 +39,7 @@ def run(spec_file, out, hands, resume, workers, scheduler, threads, rows, strate
     """Run an experiment spec (TOML): stats.parquet, spec.toml, meta.json and the report in --out."""
     from simkit import experiments
     from simkit.experiments.report import answer, tables
-    from simkit.experiments.runner import chunk_size, replays
+    from simkit.experiments.runner import chunk_size, finished_here, replays
     from simkit.experiments.spec import load_spec
 
     load_strategy_files(strategy_files)
@@ -44,6 +52,11 @@ def run(spec_file, out, hands, resume, workers, scheduler, threads, rows, strate
     unit = games.get(spec.game).unit(spec.match["mode"])
     count = hands or spec.hands
     sizes.check_run_size(count, chunk_size(spec), "--hands" if hands else f"{spec_file}: key 'hands'", unit)
+    read_back = not resume and finished_here(spec, out, hands, rows)
+    if read_back:  # the quick start run again, say
+        click.echo(f"{out} already holds this run, finished (the same spec, hands and simkit: the same numbers); "
+                   "read back, not played again (another --out plays it anew)", err=True)
+        resume = True
     if rows:  # the rows are read back whole at the end
         per_deal = sum(c.rotations(spec.seating) * c.players for c in spec.cells())
         sizes.check_memory(count * per_deal, "--rows:", "rows", sizes.BYTES_PER_ROW)
@@ -66,7 +79,7 @@ def run(spec_file, out, hands, resume, workers, scheduler, threads, rows, strate
                                       progress=bar.update, resumed=resumed)
         except KeyboardInterrupt:
             bar.close()
-            _interrupted(spec, spec_file, out, hands)
+            _interrupted(spec, spec_file, out, hands, [*files_words(strategy_files), *(["--rows"] if rows else [])])
     played = tables.played(results.stats)
     kept = f"; rows in {out}/results.parquet" if rows else ""
     click.echo(f"{spec.name}: {played:,} {unit} played, statistics in {out}/stats.parquet{kept} "
@@ -74,15 +87,17 @@ def run(spec_file, out, hands, resume, workers, scheduler, threads, rows, strate
     click.echo(tables.means_shown(results.stats).to_string())
     click.echo(f"report: {os.path.join(out, 'report.html')}")
     click.echo(answer(results.stats, str(spec.baseline), game=spec.game))
-    click.echo(f"({played:,} {unit} in {time.perf_counter() - start:.1f} s)")
+    click.echo(f"({played:,} {unit} read back)" if read_back else
+               f"({played:,} {unit} in {time.perf_counter() - start:.1f} s)")
 
 
-def _interrupted(spec, spec_file: str, out: str, hands: int | None) -> None:
-    """Ctrl-C in a run: say what is kept and how to finish it, then exit 130."""
+def _interrupted(spec, spec_file: str, out: str, hands: int | None, options: list[str]) -> None:
+    """Ctrl-C in a run: say what is kept and how to finish it (the run's `options` given again),
+    then exit 130."""
     from simkit.experiments.runner import kept_chunks
 
     done, chunks = kept_chunks(spec, out, hands)
-    again = f"simkit run {spec_file} --out {out}" + (f" --hands {hands}" if hands else "") + " --resume"
+    again = command_line("run", spec_file, "--out", out, *(("--hands", hands) if hands else ()), *options, "--resume")
     click.echo(f"simkit: interrupted; {done} of {chunks} chunks are kept in {out}/chunks; finish the run with: "
                f"{again}", err=True)
     sys.exit(130)

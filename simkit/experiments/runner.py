@@ -332,16 +332,12 @@ def _lock(folder: Path, out: str) -> int:
 def _check_folder(folder: Path, resume: bool) -> None:
     """A fresh run needs a folder with nothing in it, and a resume one with a run in it, so that
     neither replaces what is there; the error says what the folder holds and how to go on."""
-    if not [p for p in folder.iterdir() if p.name != PID]:
-        if resume:
-            raise SimkitError(f"{folder} holds no simkit run to resume (it is empty); leave out --resume to start "
-                              "one there")
-        return
+    empty = not [p for p in folder.iterdir() if p.name != PID]
     run = folder / "run.json"
-    if resume and not run.exists() and not (folder / STATS).exists():
-        raise SimkitError(f"{folder} holds no simkit run to resume (no run.json); choose another --out, a new or "
-                          "empty folder")
-    if resume:
+    if resume and (empty or (not run.exists() and not (folder / STATS).exists())):
+        raise SimkitError(f"{folder} holds no simkit run to resume ({'it is empty' if empty else 'no run.json'}); "
+                          f"{'leave out --resume to start one there' if empty else 'choose another --out'}")
+    if resume or empty:
         return
     try:
         complete = run.is_file() and bool(json.loads(run.read_text()).get("complete"))
@@ -395,6 +391,19 @@ def _same_run(folder: Path, spec: Spec, hands: int, chunk: int, keep_rows: bool)
     with atomic_path(path) as tmp:
         tmp.write_text(json.dumps(what, indent=2))
     return False
+
+
+def finished_here(spec: Spec, out: str, hands: int | None = None, keep_rows: bool = False) -> bool:
+    """Whether folder `out` holds this very run, finished (same spec, hands, chunks, rows and simkit):
+    played again it gives the same numbers, bit for bit, so a re-run reads it back."""
+    try:
+        before = json.loads((Path(out) / "run.json").read_text())
+        made_by = json.loads((Path(out) / "meta.json").read_text()).get("simkit")
+        what = {"spec": spec_toml(spec), "hands": hands or spec.hands, "chunk": chunk_size(spec), "rows": keep_rows}
+        return bool(before["complete"]) and made_by == simkit.__version__ and (Path(out) / STATS).is_file() and all(
+            before.get(k) == v for k, v in what.items())
+    except (OSError, ValueError, AttributeError, KeyError, TypeError):
+        return False
 
 
 def _complete(folder: Path) -> None:

@@ -17,7 +17,16 @@ from simkit.core.rng import check_seed
 from simkit.games.eigenwijs.driver import NO_ERROR, play_games, play_logged
 from simkit.games.eigenwijs.engine import DECK_DTYPE, ERR_WIDTH, FLOG_WIDTH, LOG_WIDTH, OUTCOME_SIZE
 from simkit.games.eigenwijs.model import model_matrix, model_record
-from simkit.games.eigenwijs.rules import DECK_MAX, MAX_PLAYERS, check_rules, check_table, deck, illegal_text, piles
+from simkit.games.eigenwijs.rules import (
+    DECK_MAX,
+    MAX_PLAYERS,
+    check_rules,
+    check_table,
+    deck,
+    illegal_text,
+    piles,
+    rotating_at,
+)
 from simkit.games.eigenwijs.strategy import Seat, lineup_arrays, rotation_arrays
 from simkit.games.eigenwijs.trace import game_record
 from simkit.stats.tally import Tally, slots
@@ -41,7 +50,7 @@ def _seatings(seatings: list[list[Seat]], seed: int, rules: dict | None, models:
     check_table(rules, n)
     fns, order, params = rotation_arrays(seatings)
     model = np.stack([model_matrix([dict(s.model) for s in seats], over) for seats, over in zip(seatings, models)])
-    engine_rules = (n, piles(rules, n), rules["chicks"], rules["precies"], rules["rotating"], rules["colours"],
+    engine_rules = (n, piles(rules, n), rules["chicks"], rules["precies"], rotating_at(rules, n), rules["colours"],
                     rules["hesitation"], rules["max_turns"])
     cards = np.array(deck(rules), DECK_DTYPE)
     return _Seatings(check_seed(seed), rules, seatings, model, (fns, order, params, model, *engine_rules, cards))

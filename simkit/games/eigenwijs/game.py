@@ -109,7 +109,8 @@ GAME = Game(
     seats_for=_seats_for, measures=_measures, deal_rules=("colours", "egg_cards", "broken", "chick_cards", "chicks"),
     rule_flags=(Option("--chicks", "chicks", "Eigenwijs: play with the chick cards (E12), true or false."),
                 Option("--precies", "precies", "Eigenwijs: the Precies variant (E14), true or false."),
-                Option("--rotating", "rotating", "Eigenwijs: rotating piles (E13), true or false.")),
+                Option("--rotating", "rotating", "Eigenwijs: rotating piles (E13), true, false or auto (the "
+                                                  "default: own piles for 2-4 players, rotating for 5-6).")),
     model=DEFAULT_MODEL,
     check_model=lambda values, players, where="key 'model'": check_values(values, players, where),
     play=_play, measured=_measured, extra_keys=("model",), model_names=tuple(PARAMETERS),

@@ -44,6 +44,7 @@ from simkit.games.eigenwijs.rules import (
     piles,
     response_is_legal,
     response_name,
+    rotating_at,
 )
 from simkit.games.eigenwijs.strategy import lineup_arrays
 
@@ -166,7 +167,7 @@ def words_in_use(players: int, rules: dict) -> list[int]:
     """H2: the words a slip can turn into: the five of E7 (no Jullie with 2 players and own
     piles) and, with E14, "Precies"."""
     words = [NIEMAND, IK, JIJ, WIJ]
-    if not (players == 2 and not rules["rotating"]):
+    if not (players == 2 and not rotating_at(rules, players)):
         words.append(JULLIE)
     if rules["precies"]:
         words.append(PRECIES)
@@ -243,7 +244,7 @@ class Game:
     def flip(self, seat: int) -> tuple[int, int]:
         """E5, E13: the top card of the seat's stack onto its own pile, or onto the next pile."""
         card = self.stacks[seat].pop(0)
-        pile = seat if not self.rules["rotating"] else (self.last_pile + 1) % len(self.piles)
+        pile = seat if not rotating_at(self.rules, self.players) else (self.last_pile + 1) % len(self.piles)
         self.last_pile = pile
         self.piles[pile].append(card)
         return card, pile

@@ -11,6 +11,7 @@ GAME = "eigenwijs"
 MIN_PLAYERS = 2  # E1
 MAX_PLAYERS = 6
 BEGINNERS_MAX = 4  # the beginners' version: at most 4 players, no chicks
+OWN_PILES_MOST = 4  # E13 by default: own piles up to 4 players, rotating piles "with more players"
 MAX_COLOURS = 6
 MAX_EGGS = 7  # eggs on one card: egg_cards has at most this many entries
 MAX_PER_KIND = 16
@@ -40,7 +41,7 @@ TAKES = ENDINGS[TIE:]  # the ways the cards are taken (E8, E9)
 
 DEFAULT_RULES = {
     "colours": 4, "egg_cards": [5, 4, 3], "broken": 8, "chick_cards": 8,
-    "chicks": False, "precies": False, "rotating": False, "beginners": False,
+    "chicks": False, "precies": False, "rotating": "auto", "beginners": False,
     "hesitation": 3.0, "max_turns": 20_000,
 }
 VARIANTS = ("chicks", "precies", "rotating", "beginners")
@@ -106,9 +107,16 @@ def deck_note(rules: dict) -> str:
             "E2: the rules give no card list)")
 
 
+def rotating_at(rules: dict, players: int) -> bool:
+    """E13: whether a table of `players` plays on rotating piles: as the rule option says, or, by
+    default ("auto"), with more than OWN_PILES_MOST players ("wil je met meer spelers spelen, dan
+    gebruik je wisselende aflegstapels": the reading in docs/rules/eigenwijs.md)."""
+    return players > OWN_PILES_MOST if rules["rotating"] == "auto" else bool(rules["rotating"])
+
+
 def piles(rules: dict, players: int) -> int:
     """E5, E13: one pile per player, or 3 rotating piles (4 with 3 players)."""
-    if rules["rotating"]:
+    if rotating_at(rules, players):
         return 4 if players == 3 else 3
     return players
 
@@ -149,6 +157,16 @@ def _switch(value, name: str) -> bool:
     return bool(value)
 
 
+def _piles(value) -> bool | str:
+    """E13's option: true, false or "auto" (rotating piles with more than OWN_PILES_MOST players)."""
+    text = value.strip().lower() if isinstance(value, str) else None
+    if text in ("auto", "true", "false"):
+        return "auto" if text == "auto" else text == "true"
+    if not isinstance(value, (bool, np.bool_)):
+        raise SimkitError(f"rule option rotating must be true, false or auto, got {value!r}")
+    return bool(value)
+
+
 def _egg_cards(value) -> list[int]:
     if isinstance(value, str):
         value = [v.strip() for v in value.split(",")] if value.strip() else []
@@ -173,7 +191,7 @@ def check_rules(rules: dict) -> dict:
         "egg_cards": _egg_cards(full["egg_cards"]),
         "broken": _whole(full["broken"], "broken", 0, MAX_BROKEN),
         "chick_cards": _whole(full["chick_cards"], "chick_cards", 0, MAX_CHICK_CARDS),
-        **{name: _switch(full[name], name) for name in VARIANTS},
+        **{name: _piles(full[name]) if name == "rotating" else _switch(full[name], name) for name in VARIANTS},
     }
     hesitation = full["hesitation"]
     if isinstance(hesitation, str):

@@ -4,7 +4,7 @@ the others each miss one rule, a misreading that no amount of speed or care mend
 from simkit.core.rng import below
 from simkit.games.eigenwijs import view as V
 from simkit.games.eigenwijs.cards import majority, repeat_rule, right_of_view, right_word, word_of
-from simkit.games.eigenwijs.rules import COUNT, MAX_COUNT, PRECIES, SLAP
+from simkit.games.eigenwijs.rules import COUNT, MAX_COUNT, NIEMAND, PRECIES, SLAP
 from simkit.games.eigenwijs.strategy import strategy
 
 
@@ -31,16 +31,17 @@ def chick_blind(view, params, rng):
     return repeat_rule(word_of(tops, piles, view[V.PILE], colour, eggs), view[V.PRECIES] == 1, view[V.PREVIOUS])
 
 
-@strategy("guesser", "Says a uniformly random response among those in use (the five words, a slap, and "
+@strategy("guesser", "Says a uniformly random response among those in use (the words of E7, a slap, and "
           "Precies and the counts where the variants allow): a yardstick of no skill.")
 def guesser(view, params, rng):
+    words = 5 if view[V.PILES] > 2 else 4  # E7, H2: with 2 players on own piles (2 piles) Jullie is not in use
     precies = 1 if view[V.PRECIES] == 1 else 0
-    k = 6 + precies + (MAX_COUNT + 1 if view[V.CHICKS] == 1 else 0)
+    k = words + 1 + precies + (MAX_COUNT + 1 if view[V.CHICKS] == 1 else 0)
     r = below(rng, k)
-    if r < 5:
-        return r
-    if r == 5:
+    if r < words:
+        return NIEMAND + r
+    if r == words:
         return SLAP
-    if precies == 1 and r == 6:
+    if precies == 1 and r == words + 1:
         return PRECIES
-    return COUNT + r - 6 - precies
+    return COUNT + r - words - 1 - precies

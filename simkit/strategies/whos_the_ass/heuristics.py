@@ -117,8 +117,10 @@ def _register() -> None:
         registry.add(StrategyInfo(GAME, name, description, heuristic, params, base=tuple(base)))
     registry.add(StrategyInfo(
         GAME, "compose",
-        "Mix decision points: compose(lead=greedy, ass=grab(max_cost=30), jokers=hoard(release_at=3)); "
-        f"points {', '.join(SLOTS)}; unset points play like lowest.", heuristic, composer=_compose,
+        "Mix decision points: compose(lead=greedy, ass=grab(max_cost=30), jokers=hoard(release_at=3)); each "
+        "point and its choices: " + "; ".join(f"{point} {', '.join(n for n, c in CHOICES.items() if slot in c[0])}"
+                                              for point, slot in SLOTS.items())
+        + "; unset points play like lowest.", heuristic, composer=_compose,
         points=tuple((point, tuple((n, c[2]) for n, c in CHOICES.items() if slot in c[0]))
                      for point, slot in SLOTS.items())))
 
