@@ -26,6 +26,7 @@ from simkit.analyses.grading.record import HAND_COLUMNS, HANDS, META, MOVE_COLUM
 from simkit.analyses.grading.spec import Grading
 from simkit.core import sizes
 from simkit.core.errors import SimkitError
+from simkit.core.files import atomic_path
 from simkit.experiments.runner import PID, hold
 from simkit.games.traces import to_line
 from simkit.games.whos_the_ass.batch import traces
@@ -96,7 +97,8 @@ def run_grading(spec: Grading, out: str, progress: Callable[[int], None] | None 
         try:
             partial.mkdir(exist_ok=True)
             if not (partial / SPEC).is_file():
-                (partial / SPEC).write_text(json.dumps(asdict(spec), indent=2))
+                with atomic_path(partial / SPEC) as tmp:  # whole or not there, even if killed while written
+                    tmp.write_text(json.dumps(asdict(spec), indent=2))
             for k, label in enumerate(spec.graded):
                 _grade_strategy(spec, partial, k, label, progress)
             _complete(spec, folder, partial, out)
@@ -137,18 +139,13 @@ def _grade_strategy(spec: Grading, partial: Path, k: int, label: str,
 def _kept(*files: Path) -> int:
     """Hands whole in every one of `files` (a line each): each is cut back to that many lines, so
     a line half-written when the process was killed is dropped and its hand graded again."""
-    counts = []
-    for path in files:
-        data = path.read_bytes() if path.exists() else b""
-        counts.append(data.count(b"\n"))
-    done = min(counts)
-    for path in files:
-        if path.exists():
-            data = path.read_bytes()
-            keep = len(b"".join(line + b"\n" for line in data.split(b"\n")[:done]))
-            if keep != len(data):
-                with open(path, "r+b") as f:
-                    f.truncate(keep)
+    data = {path: path.read_bytes() if path.exists() else b"" for path in files}
+    done = min(text.count(b"\n") for text in data.values())
+    for path, text in data.items():
+        keep = len(b"".join(line + b"\n" for line in text.split(b"\n")[:done]))
+        if keep != len(text):
+            with open(path, "r+b") as f:
+                f.truncate(keep)
     return done
 
 
